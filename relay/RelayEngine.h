@@ -1,0 +1,133 @@
+#pragma once
+
+// The seam between the relay's network side (server/: HTTP bridge, WebSocket sessions, auth) and
+// its data side (store/, ingest/, query/, later routing/ and replication/). Every method is
+// blocking and thread-safe: the server calls them from worker threads, never the network thread.
+
+#include "net/nostr/Event.h"
+#include "net/nostr/Filter.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace buzz::relay {
+
+enum class Transport { WebSocket, Http };
+
+// Who is asking, after auth and Host → community resolution.
+struct RequestContext
+{
+    std::string community; // resolved from the normalised Host header
+    std::string pubkey;    // authenticated pubkey, 64 lower-case hex
+    Transport transport = Transport::Http;
+};
+
+// A stored event as served: the parsed event plus its exact wire JSON (serialised once at ingest,
+// so reads never re-serialise) and its resolved scope.
+struct StoredEvent
+{
+    nostr::Event event;
+    std::string json;
+    std::string community;
+    std::optional<std::string> channel; // resolved channel (may differ from the literal h tag)
+};
+
+struct IngestResult
+{
+    enum class Status {
+        Stored,            // accepted=true, message ""
+        Duplicate,         // accepted=true, message "duplicate:" (or another accepted message)
+        RejectedDuplicate, // accepted=false, HTTP 200, e.g. "duplicate: channel already exists"
+        Rejected,          // accepted=false, HTTP 400 {"error":message}
+        Conflict,          // accepted=false, HTTP 409 {"error":message} — canvas CAS "conflict: …"
+        Forbidden,         // accepted=false, HTTP 403 {"error":message}
+        Internal,          // accepted=false, HTTP 500 {"error":"internal server error"}; WS "error: internal server error"
+    };
+    Status status = Status::Internal;
+    std::string message;
+    bool accepted() const { return status == Status::Stored || status == Status::Duplicate; }
+    int httpStatus() const;
+};
+
+// Which caller is reading: the routing layer (issue: replicas and routing) classifies by this.
+enum class ReadPath {
+    BridgeQuery,         // POST /query
+    BridgeCount,         // POST /count
+    BridgeCountFallback, // POST /count that materialises rows
+    ReqHistorical,       // WS REQ backfill
+    CountReq,            // WS COUNT
+    CountReqFallback,    // WS COUNT that materialises rows
+    BridgeThreadAux,     // depth_limit thread pages
+    SearchHydrate,       // NIP-50 hydration (bridge, req, profile)
+};
+
+struct QueryResult
+{
+    enum class Status {
+        Ok,
+        BadRequest, // 400 {"error":message}
+        Forbidden,  // 403 {"error":message}; WS CLOSED with message
+        TimedOut,   // 503 {"error":"query timed out"}; WS CLOSED "error: query timed out"
+        Retryable,  // 503 + Retry-After; WS CLOSED "error: retryable: …"
+        Internal,   // 500 {"error":"internal server error"}
+    };
+    Status status = Status::Ok;
+    std::string message;
+    std::vector<StoredEvent> events; // filters' results concatenated in filter order (HTTP) or de-duplicated (WS)
+    std::int64_t count = 0;          // for count()
+    std::string route = "writer";    // "writer" | "replica"
+    std::string routeReason = "disabled";
+};
+
+// Subscription admission for WS REQ: empty when allowed, else the CLOSED reason
+// ("restricted: not a channel member", "restricted: p-gated events require #p matching your pubkey", …).
+using AdmissionResult = std::optional<std::string>;
+
+class RelayEngine
+{
+public:
+    struct Options
+    {
+        std::optional<std::string> dataDir; // SQLite files there; nullopt = in memory
+        std::string relaySecretKeyHex;      // relay-signed kinds (39000-39002, 40099, 44100/44101)
+        std::function<std::int64_t()> clock; // unix seconds; default: system clock (+ admin offset later)
+    };
+
+    explicit RelayEngine(Options options);
+    ~RelayEngine();
+    RelayEngine(const RelayEngine &) = delete;
+    RelayEngine &operator=(const RelayEngine &) = delete;
+
+    // Full ingest pipeline (reference §6 order and messages, canvas CAS). Returns only after the
+    // transaction committed (or failed). Relay-emitted side-effect events are committed too and
+    // reported to the commit listener.
+    IngestResult ingest(const nostr::Event &event, const RequestContext &context);
+
+    QueryResult query(const std::vector<nostr::Filter> &filters, const RequestContext &context, ReadPath path);
+    QueryResult count(const std::vector<nostr::Filter> &filters, const RequestContext &context, ReadPath path);
+
+    // WS REQ admission (before history is read) and live fan-out authorisation per recipient.
+    AdmissionResult admitSubscription(const std::vector<nostr::Filter> &filters, const RequestContext &context);
+    bool canRead(const std::string &community, const std::string &channel, const std::string &pubkey);
+
+    // Called (from the committing thread) after every committed event, including relay-signed ones.
+    void setCommitListener(std::function<void(const StoredEvent &)> listener);
+
+    // Demo data for --seed demo: a few channels whose canvases have several revisions.
+    void seedDemo(const std::string &community);
+
+    std::string relayPublicKeyHex() const;
+
+    // Counters for /metrics (Prometheus text lines, already formatted).
+    std::string metricsText() const;
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace buzz::relay
