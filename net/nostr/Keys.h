@@ -45,6 +45,8 @@ private:
     void derivePublicKey();
 
     std::array<std::uint8_t, 32> m_secret{};
+    // secp256k1_keypair, cached so signing costs one scalar multiplication, not two.
+    std::array<std::uint8_t, 96> m_keypair{};
     std::string m_publicKeyHex;
 };
 
