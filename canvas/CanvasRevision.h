@@ -1,0 +1,54 @@
+#pragma once
+
+#include "net/nostr/Event.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace buzz::canvas {
+
+constexpr int kCanvasKind = 40100;
+// The literal expected-revision value of a first save ("I expect no canvas yet").
+inline constexpr const char *kExpectedNone = "none";
+
+// One saved revision of a channel's canvas: a kind 40100 event.
+struct CanvasRevision
+{
+    QString eventId; // 64 lower-case hex
+    QString channel; // channel UUID (lower-case) from the h tag
+    QString content; // the whole Markdown document (may be empty: an empty canvas is a revision)
+    qint64 createdAt = 0; // unix seconds
+    QString author; // pubkey hex
+    // The event's own expected-revision tag: nullopt = untagged (legacy unconditional write),
+    // "none" = first creation, else the 64-hex id it was based on. Links the ancestry chain.
+    std::optional<QString> expectedRevision;
+
+    bool isValid() const { return !eventId.isEmpty(); }
+    // Case-insensitive id comparison (clients compare revision ids case-insensitively).
+    bool hasId(const QString &id) const { return eventId.compare(id, Qt::CaseInsensitive) == 0; }
+
+    // nullopt when the event is not a kind-40100 canvas event.
+    static std::optional<CanvasRevision> fromEvent(const nostr::Event &event);
+};
+
+// Keyset cursor of a history page: the next page starts strictly after this row
+// (until = createdAt, before_id = eventId).
+struct HistoryCursor
+{
+    qint64 createdAt = 0;
+    QString eventId;
+};
+
+// A page of history, newest first. nextCursor is set only when the page was full.
+struct HistoryPage
+{
+    std::vector<CanvasRevision> revisions;
+    std::optional<HistoryCursor> nextCursor;
+};
+
+} // namespace buzz::canvas
+
+Q_DECLARE_METATYPE(buzz::canvas::CanvasRevision)

@@ -1,0 +1,121 @@
+#pragma once
+
+#include "canvas/CanvasRevision.h"
+#include "canvas/ReadIntent.h"
+#include "canvas/SaveOutcome.h"
+#include "net/client/RelayError.h"
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+#include <qcoro/qcorotask.h>
+
+#include <functional>
+#include <optional>
+
+namespace buzz::client {
+class RelayConnection;
+}
+
+namespace buzz::canvas {
+
+struct SaveOptions
+{
+    // CLI `canvas set --unconditional`: no expected-revision tag (legacy append), still stamped
+    // ahead of the head and still verified. Never used by the desktop.
+    bool unconditional = false;
+};
+
+// The canvas data layer (ARCHITECTURE §4). Linear coroutines: precondition → publish → verify.
+// Reads that gate a write are Strong ("consistency":"strong", writer); display reads carry no
+// consistency and may come from a replica. Nothing here ever overwrites someone else's text
+// silently: saves are compare-and-swap on the head id and verified after the write.
+//
+// Caller labels in the RequestLog: canvas_head_display, canvas_head_strong, canvas_precondition,
+// canvas_publish, canvas_ancestry, canvas_existence, canvas_conflict_theirs, canvas_revision,
+// canvas_restore_target, history_page.
+class CanvasService : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kDefaultHistoryPageSize = 100;
+    static constexpr int kMaxHistoryPageSize = 1000;
+    static constexpr int kAncestryWalkMax = 256;
+    static constexpr qint64 kMaxHeadFutureSkewSecs = 60;
+
+    explicit CanvasService(client::RelayConnection *connection, QObject *parent = nullptr);
+    ~CanvasService() override;
+
+    // The current canvas (newest non-deleted 40100 of the channel), nullopt when there is none.
+    QCoro::Task<client::Result<std::optional<CanvasRevision>>>
+    head(QString channel, ReadIntent intent = ReadIntent::Display);
+
+    // One page of history, newest first. Pass the previous page's nextCursor for older revisions.
+    // pageSize 1..1000 (the relay clamps at 1000, a larger size would fake a short page).
+    QCoro::Task<client::Result<HistoryPage>> history(QString channel,
+                                                     std::optional<HistoryCursor> cursor = {},
+                                                     int pageSize = kDefaultHistoryPageSize);
+
+    // Any revision of the channel by id (display read); nullopt when the relay has no such
+    // revision.
+    QCoro::Task<client::Result<std::optional<CanvasRevision>>> revision(QString channel,
+                                                                        QString eventId);
+
+    // Save `content` as the new canvas. `base` is the head captured when editing STARTED (not the
+    // live head); nullopt = "there was no canvas" (sends expected-revision "none").
+    //  1. strong head read; head ≠ base → Conflict (nothing signed)
+    //  2. sign with created_at = max(now, head.created_at + 1) (Error if head is > 60 s in the
+    //  future)
+    //  3. POST /events; 409/"conflict:" → Conflict with theirs read strongly (after checking the
+    //     write is not ours from an earlier lost attempt); lost response → reconcile (strong ids
+    //     read + ancestry), re-sending the SAME signed event once if it did not land
+    //  4. strong ancestry walk (256) → SavedVerified / Superseded; read failure → SavedUnverified
+    QCoro::Task<SaveOutcome> save(QString channel, std::optional<CanvasRevision> base,
+                                  QString content, SaveOptions options = SaveOptions {});
+
+    // Restore revision `revisionId` as a new head (byte copy of its content). `frozenHeadId` is the
+    // head id captured when the confirm dialog opened (nullopt = no canvas). Target already head →
+    // AlreadyCurrent (no write); otherwise the same CAS, verification and reconciliation as save().
+    QCoro::Task<SaveOutcome> restore(QString channel, QString revisionId,
+                                     std::optional<QString> frozenHeadId);
+
+    // Re-send an OutcomeUnknown write (exactly the same signed event) and reconcile.
+    QCoro::Task<SaveOutcome> resubmit(SaveOutcome unknown);
+
+    // Live updates over the WebSocket: one subscription per channel (kinds [40100], #h [channel],
+    // since now). canvasChanged fires for every new revision (including our own writes).
+    void watch(const QString &channel);
+    void unwatch(const QString &channel);
+    bool isWatching(const QString &channel) const { return m_watches.contains(channel.toLower()); }
+
+    // Test hook: the wall clock used for created_at (unix seconds). Default: system clock.
+    void setClock(std::function<qint64()> clock) { m_clock = std::move(clock); }
+
+signals:
+    void canvasChanged(const QString &channel, const buzz::canvas::CanvasRevision &revision);
+
+private:
+    struct Written; // internal: a signed candidate and what it was based on
+    QCoro::Task<SaveOutcome> publishAndVerify(Written written);
+    QCoro::Task<SaveOutcome> reconcileAfterConflict(Written written, client::RelayError relayError);
+    QCoro::Task<SaveOutcome> reconcileUnknown(Written written, client::RelayError cause,
+                                              bool mayResend);
+    QCoro::Task<SaveOutcome> verifyAncestry(Written written);
+    QCoro::Task<client::Result<std::vector<CanvasRevision>>> strongAncestry(QString channel);
+    QCoro::Task<client::Result<std::optional<CanvasRevision>>>
+    strongById(QString channel, QString eventId, QString caller);
+    QCoro::Task<client::Result<std::optional<CanvasRevision>>>
+    readHead(QString channel, bool strong, QString caller);
+    client::Result<nostr::Event> signCandidate(const QString &channel, const QString &content,
+                                               const std::optional<CanvasRevision> &head,
+                                               std::optional<QString> expectedRevision);
+    void onLiveEvent(const QString &subscriptionId, const nostr::Event &event);
+
+    client::RelayConnection *m_connection;
+    std::function<qint64()> m_clock;
+    QHash<QString, QString> m_watches; // channel → subscription id
+    QHash<QString, QString> m_watchChannels; // subscription id → channel
+};
+
+} // namespace buzz::canvas

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <optional>
+#include <vector>
+
+namespace buzz::canvas {
+
+// Which edit a draft belongs to: the relay, the community host (the tenant), the channel and the
+// base revision the edit started from ("none" for a first creation).
+struct DraftKey
+{
+    QString relay; // relay URL as configured
+    QString communityHost; // normalised Host (RelayConnection::communityHost())
+    QString channel;
+    QString baseRevision; // head id at edit start, or "none"
+
+    bool operator==(const DraftKey &) const = default;
+    QString fileName() const; // stable, filesystem-safe name derived from the key
+};
+
+struct Draft
+{
+    DraftKey key;
+    QString content;
+    QDateTime savedAt; // UTC
+};
+
+// Unsaved editor text, one file per DraftKey under `directory` (the app data dir's "drafts"),
+// written atomically (QSaveFile: a crash leaves the old or the new draft, never half of one).
+// Drafts survive restarts and crashes; they are removed only by discard() — which the app calls
+// after a verified save or when the user explicitly discards.
+class DraftStore : public QObject
+{
+    Q_OBJECT
+public:
+    explicit DraftStore(QString directory, QObject *parent = nullptr);
+
+    QString directory() const { return m_directory; }
+
+    // Writes now. False (and a warning) when the disk write failed.
+    bool store(const DraftKey &key, const QString &content);
+    std::optional<Draft> load(const DraftKey &key) const;
+    // Every draft of one channel on one relay/community, whatever its base (after a restart the
+    // head may have moved on; the app offers them for merge). Newest first.
+    std::vector<Draft> draftsForChannel(const QString &relay, const QString &communityHost,
+                                        const QString &channel) const;
+    std::vector<Draft> allDrafts() const;
+    bool discard(const DraftKey &key);
+
+    // Debounced autosave for editors: the last content per key is written after `delay` of quiet,
+    // or at flush(). Pending autosaves are flushed on destruction.
+    void scheduleAutosave(const DraftKey &key, const QString &content, int delayMs = 1000);
+    void flush();
+
+signals:
+    void draftStored(const buzz::canvas::DraftKey &key);
+    void draftDiscarded(const buzz::canvas::DraftKey &key);
+
+public:
+    ~DraftStore() override;
+
+private:
+    std::optional<Draft> readFile(const QString &path) const;
+
+    QString m_directory;
+    QHash<QString, Draft> m_pending; // file name → pending autosave
+    QTimer m_autosaveTimer;
+};
+
+} // namespace buzz::canvas

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "net/client/RelayError.h"
+#include "net/nostr/Event.h"
+#include "net/nostr/Filter.h"
+#include "net/nostr/Keys.h"
+
+#include <QObject>
+#include <QString>
+#include <QUrl>
+
+#include <qcoro/qcorotask.h>
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+class QNetworkAccessManager;
+
+namespace buzz::client {
+
+class RequestLog;
+
+// Per-request settings. The caller label ends up in the RequestLog (diagnostics, --trace).
+struct RequestOptions
+{
+    QString caller;
+    std::chrono::milliseconds timeout {10000}; // whole request, like the real CLI's 10 s
+};
+
+// Answer to POST /events. 200 answers land here, including accepted=false ones
+// ("duplicate: channel already exists"); 4xx/5xx (incl. 409 CAS conflicts) are RelayErrors.
+struct PublishResponse
+{
+    QString eventId;
+    bool accepted = false;
+    QString message;
+    QString route;
+};
+
+// Answer to POST /query: events in the relay's order (created_at DESC, id ASC per filter).
+struct QueryResponse
+{
+    std::vector<nostr::Event> events;
+    QString route; // X-Buzz-Read-Route, e.g. "writer; reason=strong" or "replica; reason=fresh"
+};
+
+struct CountResponse
+{
+    qint64 count = 0;
+    QString route;
+};
+
+// The relay's HTTP bridge: POST /events, /query, /count, each with a fresh NIP-98 header (u,
+// method, payload, nonce). Consistency is carried by the filters themselves
+// (Filter::consistency): the bridge never adds or strips it. Errors use the desktop's
+// classification and wording (RelayError). Every request is appended to the RequestLog.
+class HttpBridge : public QObject
+{
+    Q_OBJECT
+public:
+    // `relayUrl` may be ws(s):// or http(s)://; the HTTP base is derived (ws→http, trailing /
+    // trimmed).
+    HttpBridge(const QUrl &relayUrl, RequestLog *log, QObject *parent = nullptr);
+    ~HttpBridge() override;
+
+    void setSecretKey(std::shared_ptr<const nostr::SecretKey> key);
+    std::shared_ptr<const nostr::SecretKey> secretKey() const { return m_key; }
+    QUrl httpBase() const { return m_httpBase; }
+
+    // POST /events with the event's exact JSON. Re-sending the same Event sends the same bytes
+    // (same id), which is how a retry avoids publishing twice.
+    QCoro::Task<Result<PublishResponse>> publish(const nostr::Event &event, RequestOptions options);
+    QCoro::Task<Result<QueryResponse>> query(const std::vector<nostr::Filter> &filters,
+                                             RequestOptions options);
+    QCoro::Task<Result<CountResponse>> count(const std::vector<nostr::Filter> &filters,
+                                             RequestOptions options);
+
+    // Lower level: POST `path` with a JSON body; returns the parsed 2xx body text. Used by the
+    // three calls above (exposed for tests and diagnostics).
+    struct RawResponse
+    {
+        int httpStatus = 0;
+        QByteArray body;
+        QString route;
+    };
+    QCoro::Task<Result<RawResponse>> post(const QString &path, const QByteArray &body,
+                                          const RequestOptions &options, bool strong);
+
+    // The desktop's error classification of a finished HTTP exchange (reference §11.3); exposed so
+    // it is testable without a network. `contentType` and `location` are response headers.
+    static RelayError classifyHttpFailure(int httpStatus, const QByteArray &body,
+                                          const QString &contentType, const QString &location);
+
+private:
+    QNetworkAccessManager *m_network;
+    RequestLog *m_log;
+    QUrl m_httpBase;
+    std::shared_ptr<const nostr::SecretKey> m_key;
+};
+
+} // namespace buzz::client
