@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QWebSocket;
@@ -87,6 +88,8 @@ signals:
     void notice(const QString &text);
     void authenticated(const QString &publicKeyHex);
     void authRejected(const QString &reason);
+    // Internal: a one-shot fetch/count finished (EOSE, COUNT or CLOSED arrived).
+    void oneShotFinished(const QString &subscriptionId);
 
 private:
     struct Subscription
@@ -95,6 +98,14 @@ private:
         QString caller;
         qint64 lastSeenCreatedAt = 0; // 0 = nothing seen yet
         bool oneShot = false;
+        bool isCount = false;
+        bool sentSinceConnect = false;
+        qint64 sentAtNs = 0;
+        // one-shot results
+        std::vector<nostr::Event> events;
+        std::optional<qint64> count;
+        std::optional<QString> closedReason;
+        bool finished = false;
     };
 
     void setState(State state);
@@ -106,7 +117,10 @@ private:
     void onWatchdog();
     void handleAuthChallenge(const QString &challenge);
     void handleOk(const QString &eventId, bool accepted, const QString &message);
-    void sendReq(const QString &id, const Subscription &subscription);
+    void sendReq(const QString &id, Subscription &subscription);
+    void logOneShot(const QString &id, const Subscription &subscription, const QString &status,
+                    const QString &error);
+    QCoro::Task<bool> waitOneShot(QString id, std::chrono::milliseconds timeout);
     void sendJson(const QByteArray &json);
     void becomeConnected();
 
@@ -121,6 +135,7 @@ private:
     QTimer m_reconnectTimer;
     QTimer m_watchdog;
     QTimer m_authTimer;
+    QTimer m_keepAlive;
     QElapsedTimer m_sinceLastFrame;
     std::chrono::milliseconds m_nextBackoff {1000};
     bool m_wanted = false;

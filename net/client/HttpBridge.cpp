@@ -1,0 +1,290 @@
+#include "net/client/HttpBridge.h"
+
+#include "net/client/RequestLog.h"
+#include "net/nostr/Nip98.h"
+#include "net/nostr/RelayUrl.h"
+
+#include <QCoroNetworkReply>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+
+#include <nlohmann/json.hpp>
+
+Q_LOGGING_CATEGORY(lcHttp, "buzz.client.http")
+
+namespace buzz::client {
+
+namespace {
+
+const QByteArray kRouteHeader = QByteArrayLiteral("X-Buzz-Read-Route");
+
+QString unreachable(const char *what)
+{
+    return QStringLiteral("relay unreachable: ") + QLatin1String(what);
+}
+
+bool looksLikeHtml(const QByteArray &body, const QString &contentType)
+{
+    if (contentType.contains(QLatin1String("text/html"), Qt::CaseInsensitive))
+        return true;
+    const QByteArray start = body.left(256).trimmed().toLower();
+    return start.startsWith("<!doctype html") || start.startsWith("<html");
+}
+
+RelayError networkFailure(QNetworkReply::NetworkError error, bool timedOut)
+{
+    using Kind = RelayError::Kind;
+    if (timedOut || error == QNetworkReply::TimeoutError)
+        return RelayError::make(Kind::Timeout, QStringLiteral("request timed out"),
+                                unreachable("request timed out"));
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+        return RelayError::make(Kind::Network, QStringLiteral("could not connect to relay"),
+                                unreachable("could not connect to relay"));
+    case QNetworkReply::HostNotFoundError:
+        return RelayError::make(Kind::Network, QStringLiteral("relay host not found"),
+                                unreachable("relay host not found"));
+    default:
+        return RelayError::make(Kind::Network, QStringLiteral("network error"),
+                                unreachable("network error"));
+    }
+}
+
+bool anyStrong(const std::vector<nostr::Filter> &filters)
+{
+    for (const nostr::Filter &filter : filters) {
+        if (filter.isStrong())
+            return true;
+    }
+    return false;
+}
+
+QByteArray filtersJson(const std::vector<nostr::Filter> &filters)
+{
+    nlohmann::json array = nlohmann::json::array();
+    for (const nostr::Filter &filter : filters)
+        array.push_back(filter.toJsonValue());
+    return QByteArray::fromStdString(array.dump());
+}
+
+RelayError malformed(const char *what)
+{
+    return RelayError::make(RelayError::Kind::Network, QString::fromLatin1(what),
+                            unreachable("response was not valid JSON"));
+}
+
+} // namespace
+
+HttpBridge::HttpBridge(const QUrl &relayUrl, RequestLog *log, QObject *parent)
+    : QObject(parent)
+    , m_network(new QNetworkAccessManager(this))
+    , m_log(log)
+{
+    m_httpBase = QUrl(
+        QString::fromStdString(nostr::httpBaseFromRelayUrl(relayUrl.toString().toStdString())));
+    // Redirects are answers to classify (Cloudflare Access / captive portals), not to follow.
+    m_network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+}
+
+HttpBridge::~HttpBridge() = default;
+
+void HttpBridge::setSecretKey(std::shared_ptr<const nostr::SecretKey> key)
+{
+    m_key = std::move(key);
+}
+
+RelayError HttpBridge::classifyHttpFailure(int httpStatus, const QByteArray &body,
+                                           const QString &contentType, const QString &location)
+{
+    using Kind = RelayError::Kind;
+    if (httpStatus >= 300 && httpStatus < 400) {
+        if (location.contains(QLatin1String("cloudflareaccess.com"), Qt::CaseInsensitive))
+            return RelayError::make(Kind::Network, QStringLiteral("network sign-in required"),
+                                    unreachable("network sign-in required (Cloudflare Access / "
+                                                "VPN) — re-authenticate and reconnect"),
+                                    httpStatus);
+        return RelayError::make(
+            Kind::Network, QStringLiteral("unexpected redirect"),
+            unreachable("relay returned an unexpected HTML page (VPN or proxy sign-in?)"),
+            httpStatus);
+    }
+    if (looksLikeHtml(body, contentType))
+        return RelayError::make(
+            Kind::Network, QStringLiteral("unexpected HTML page"),
+            unreachable("relay returned an unexpected HTML page (VPN or proxy sign-in?)"),
+            httpStatus);
+    if (httpStatus >= 200 && httpStatus < 300)
+        return malformed("response was not valid JSON");
+
+    QString message;
+    const QJsonDocument document = QJsonDocument::fromJson(body);
+    if (document.isObject()) {
+        const QJsonObject object = document.object();
+        // The membership 403 carries a code in "error" and the sentence in "message".
+        message = object.value(QLatin1String("message")).toString();
+        if (message.isEmpty())
+            message = object.value(QLatin1String("error")).toString();
+    }
+    Kind kind = Kind::Internal;
+    if (httpStatus == 400 || httpStatus == 413 || httpStatus == 422)
+        kind = Kind::BadRequest;
+    else if (httpStatus == 401 || httpStatus == 403)
+        kind = Kind::Auth;
+    else if (httpStatus == 404)
+        kind = Kind::NotFound;
+    else if (httpStatus == 409)
+        kind = Kind::Conflict;
+    else if (httpStatus == 408 || httpStatus == 429 || httpStatus == 502 || httpStatus == 503
+             || httpStatus == 504)
+        kind = Kind::Retryable;
+    if (kind != Kind::Conflict && message.contains(QLatin1String("conflict:")))
+        kind = Kind::Conflict;
+    // Non-JSON bodies are never shown: they may be proxy pages or contain URLs.
+    const QString detail = message.isEmpty()
+        ? QStringLiteral("relay returned %1").arg(httpStatus)
+        : QStringLiteral("relay returned %1: %2").arg(httpStatus).arg(message);
+    return RelayError::make(kind, message.isEmpty() ? detail : message, detail, httpStatus);
+}
+
+QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::post(const QString &path,
+                                                              const QByteArray &body,
+                                                              const RequestOptions &options,
+                                                              bool strong)
+{
+    RequestLogEntry entry;
+    entry.startedAt = QDateTime::currentDateTimeUtc();
+    entry.caller = options.caller;
+    entry.method = QStringLiteral("POST ") + path;
+    entry.strong = strong;
+    QElapsedTimer clock;
+    clock.start();
+
+    auto finish = [&](Result<RawResponse> result) {
+        entry.latencyMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        if (result) {
+            entry.status = QStringLiteral("ok");
+            entry.httpStatus = result->httpStatus;
+            entry.route = result->route;
+        } else {
+            entry.status = result.error().kindName();
+            entry.errorDetail = result.error().detail;
+            if (entry.httpStatus == 0)
+                entry.httpStatus = result.error().httpStatus;
+        }
+        if (m_log)
+            m_log->append(entry);
+        return result;
+    };
+
+    if (!m_key) {
+        co_return finish(fail(
+            RelayError::make(RelayError::Kind::Auth, QStringLiteral("no identity configured"),
+                             QStringLiteral("no identity configured: set a private key first"))));
+    }
+
+    QUrl url = m_httpBase;
+    url.setPath(url.path() + path);
+    QNetworkRequest request(url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    request.setRawHeader("Accept", "application/json");
+    const std::string authorization = nostr::nip98::buildAuthorizationHeader(
+        *m_key, url.toString().toStdString(), "POST",
+        std::string_view(body.constData(), body.size()), QDateTime::currentSecsSinceEpoch());
+    request.setRawHeader("Authorization", QByteArray::fromStdString(authorization));
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+
+    std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> reply(
+        m_network->post(request, body), [](QNetworkReply *r) { r->deleteLater(); });
+    bool timedOut = false;
+    if (!reply->isFinished()) {
+        const bool finished = co_await qCoro(reply.get()).waitForFinished(options.timeout);
+        if (!finished) {
+            timedOut = true;
+            reply->abort();
+        }
+    }
+
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray responseBody = reply->readAll();
+    const QString route = QString::fromLatin1(reply->rawHeader(kRouteHeader));
+    entry.route = route;
+    entry.httpStatus = status;
+    if (timedOut || (reply->error() != QNetworkReply::NoError && status == 0)) {
+        qCDebug(lcHttp) << "request failed" << path << options.caller << reply->error();
+        co_return finish(fail(networkFailure(reply->error(), timedOut)));
+    }
+    const QString contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
+    if (status < 200 || status >= 300 || looksLikeHtml(responseBody, contentType)) {
+        co_return finish(fail(classifyHttpFailure(
+            status, responseBody, contentType, QString::fromUtf8(reply->rawHeader("Location")))));
+    }
+    co_return finish(RawResponse {status, responseBody, route});
+}
+
+QCoro::Task<Result<PublishResponse>> HttpBridge::publish(const nostr::Event &event,
+                                                         RequestOptions options)
+{
+    const QByteArray body = QByteArray::fromStdString(event.toJson());
+    auto raw = co_await post(QStringLiteral("/events"), body, options, false);
+    if (!raw)
+        co_return fail(raw.error());
+    const QJsonDocument document = QJsonDocument::fromJson(raw->body);
+    if (!document.isObject())
+        co_return fail(malformed("POST /events answer is not an object"));
+    const QJsonObject object = document.object();
+    PublishResponse response;
+    response.eventId = object.value(QLatin1String("event_id")).toString();
+    response.accepted = object.value(QLatin1String("accepted")).toBool();
+    response.message = object.value(QLatin1String("message")).toString();
+    response.route = raw->route;
+    co_return response;
+}
+
+QCoro::Task<Result<QueryResponse>> HttpBridge::query(const std::vector<nostr::Filter> &filters,
+                                                     RequestOptions options)
+{
+    const QByteArray body = filtersJson(filters);
+    auto raw = co_await post(QStringLiteral("/query"), body, options, anyStrong(filters));
+    if (!raw)
+        co_return fail(raw.error());
+    QueryResponse response;
+    response.route = raw->route;
+    nlohmann::json array =
+        nlohmann::json::parse(raw->body.constBegin(), raw->body.constEnd(), nullptr, false);
+    if (!array.is_array())
+        co_return fail(malformed("POST /query answer is not an array"));
+    response.events.reserve(array.size());
+    for (const nlohmann::json &item : array) {
+        auto event = nostr::Event::fromJson(item);
+        if (!event) {
+            qCWarning(lcHttp) << "skipping malformed event from relay:"
+                              << QString::fromStdString(event.error());
+            continue;
+        }
+        response.events.push_back(std::move(event).value());
+    }
+    co_return response;
+}
+
+QCoro::Task<Result<CountResponse>> HttpBridge::count(const std::vector<nostr::Filter> &filters,
+                                                     RequestOptions options)
+{
+    const QByteArray body = filtersJson(filters);
+    auto raw = co_await post(QStringLiteral("/count"), body, options, anyStrong(filters));
+    if (!raw)
+        co_return fail(raw.error());
+    const QJsonDocument document = QJsonDocument::fromJson(raw->body);
+    if (!document.isObject() || !document.object().value(QLatin1String("count")).isDouble())
+        co_return fail(malformed("POST /count answer has no count"));
+    co_return CountResponse {
+        static_cast<qint64>(document.object().value(QLatin1String("count")).toDouble()),
+        raw->route};
+}
+
+} // namespace buzz::client

@@ -1,0 +1,66 @@
+#include "net/client/RelayConnection.h"
+
+#include "net/client/HttpBridge.h"
+#include "net/client/RelaySocket.h"
+#include "net/client/RequestLog.h"
+#include "net/nostr/RelayUrl.h"
+
+namespace buzz::client {
+
+RelayConnection::RelayConnection(const QUrl &relayUrl, QObject *parent)
+    : QObject(parent)
+    , m_relayUrl(relayUrl)
+    , m_log(new RequestLog(this))
+    , m_bridge(new HttpBridge(relayUrl, m_log, this))
+    , m_socket(new RelaySocket(relayUrl, m_log, this))
+{ }
+
+RelayConnection::~RelayConnection() = default;
+
+QUrl RelayConnection::parseRelayUrl(const QString &text)
+{
+    QString trimmed = text.trimmed();
+    if (trimmed.isEmpty())
+        return {};
+    if (!trimmed.contains(QLatin1String("://")))
+        trimmed.prepend(QLatin1String("http://"));
+    QUrl url(trimmed, QUrl::StrictMode);
+    static const QStringList schemes {QStringLiteral("ws"), QStringLiteral("wss"),
+                                      QStringLiteral("http"), QStringLiteral("https")};
+    if (!url.isValid() || url.host().isEmpty() || !schemes.contains(url.scheme().toLower()))
+        return {};
+    return url;
+}
+
+void RelayConnection::setSecretKey(std::shared_ptr<const nostr::SecretKey> key)
+{
+    m_key = std::move(key);
+    m_bridge->setSecretKey(m_key);
+    m_socket->setSecretKey(m_key);
+    emit secretKeyChanged();
+}
+
+QString RelayConnection::publicKeyHex() const
+{
+    return m_key ? QString::fromStdString(m_key->publicKeyHex()) : QString();
+}
+
+QUrl RelayConnection::httpBase() const
+{
+    return m_bridge->httpBase();
+}
+
+QUrl RelayConnection::wsUrl() const
+{
+    return m_socket->wsUrl();
+}
+
+QString RelayConnection::communityHost() const
+{
+    QString authority = m_relayUrl.host();
+    if (m_relayUrl.port() != -1)
+        authority += QLatin1Char(':') + QString::number(m_relayUrl.port());
+    return QString::fromStdString(nostr::normalizeHost(authority.toStdString()));
+}
+
+} // namespace buzz::client
