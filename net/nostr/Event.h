@@ -30,6 +30,9 @@ struct Event
     // "kind: must be an integer in 0..65535", "tags: must be an array of arrays of strings".
     static Expected<Event> fromJson(std::string_view json);
     static Expected<Event> fromJson(const nlohmann::json &json);
+    // Text overloads so a std::string or literal argument is not ambiguous (json converts from both).
+    static Expected<Event> fromJson(const std::string &json) { return fromJson(std::string_view(json)); }
+    static Expected<Event> fromJson(const char *json) { return fromJson(std::string_view(json)); }
 
     nlohmann::json toJsonValue() const;
     std::string toJson() const; // compact: {"id":..,"pubkey":..,"created_at":..,"kind":..,"tags":..,"content":..,"sig":..}

@@ -41,6 +41,9 @@ struct Filter
     // "#x" keys whose value is not an array of strings.
     static Expected<Filter> fromJson(const nlohmann::json &json);
     static Expected<Filter> fromJson(std::string_view json);
+    // Text overloads so a std::string or literal argument is not ambiguous (json converts from both).
+    static Expected<Filter> fromJson(const std::string &json) { return fromJson(std::string_view(json)); }
+    static Expected<Filter> fromJson(const char *json) { return fromJson(std::string_view(json)); }
     // A JSON array of filter objects (the /query and /count body). Error names the index.
     static Expected<std::vector<Filter>> listFromJson(std::string_view json);
 

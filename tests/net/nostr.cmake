@@ -1,0 +1,4 @@
+# Protocol-core (buzz_nostr) tests: public vectors in tests/data plus the relay's failure rules.
+set(_nostr_dir "${CMAKE_CURRENT_LIST_DIR}/nostr")
+buzz_add_qtest(NAME tst_nostr_event SOURCES "${_nostr_dir}/tst_nostr_event.cpp" "${_nostr_dir}/TestData.h"
+    LIBS buzz_nostr TIMEOUT 60 LABELS nostr)
