@@ -2,3 +2,5 @@
 set(_nostr_dir "${CMAKE_CURRENT_LIST_DIR}/nostr")
 buzz_add_qtest(NAME tst_nostr_event SOURCES "${_nostr_dir}/tst_nostr_event.cpp" "${_nostr_dir}/TestData.h"
     LIBS buzz_nostr TIMEOUT 60 LABELS nostr)
+buzz_add_qtest(NAME tst_nostr_nip19 SOURCES "${_nostr_dir}/tst_nostr_nip19.cpp" "${_nostr_dir}/TestData.h"
+    LIBS buzz_nostr TIMEOUT 60 LABELS nostr)
