@@ -6,3 +6,5 @@ buzz_add_qtest(NAME tst_nostr_nip19 SOURCES "${_nostr_dir}/tst_nostr_nip19.cpp" 
     LIBS buzz_nostr TIMEOUT 60 LABELS nostr)
 buzz_add_qtest(NAME tst_nostr_filter SOURCES "${_nostr_dir}/tst_nostr_filter.cpp" LIBS buzz_nostr TIMEOUT 60
     LABELS nostr)
+buzz_add_qtest(NAME tst_nostr_auth SOURCES "${_nostr_dir}/tst_nostr_auth.cpp" LIBS buzz_nostr TIMEOUT 60
+    LABELS nostr)
