@@ -1,6 +1,7 @@
 #include "net/nostr/Event.h"
 
 #include "net/nostr/CanonicalJson.h"
+#include "net/nostr/EventParser.h"
 #include "net/nostr/Hex.h"
 #include "net/nostr/Keys.h"
 #include "net/nostr/Sha256.h"
@@ -84,6 +85,9 @@ Unexpected<std::string> fieldError(const char *field, const char *what)
 
 Expected<Event> Event::fromJson(std::string_view text)
 {
+    Event event;
+    if (detail::parseEventFast(text, event))
+        return event;
     const json parsed = json::parse(text.begin(), text.end(), nullptr, false);
     if (parsed.is_discarded())
         return Unexpected(std::string("event: invalid JSON"));

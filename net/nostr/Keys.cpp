@@ -197,13 +197,55 @@ bool verifySchnorr(std::string_view publicKeyHex, std::string_view message,
                             message.size(), signature);
 }
 
+namespace {
+
+// Parsing an x-only key costs a field square root, about a sixth of a verification. Authors
+// repeat (a channel has few writers), so each thread keeps recently parsed keys. Direct-mapped:
+// a collision just parses again.
+class ParsedKeyCache
+{
+public:
+    const secp256k1_xonly_pubkey *find(const std::uint8_t key[32])
+    {
+        Entry &entry = m_entries[slot(key)];
+        if (entry.used && std::memcmp(entry.key.data(), key, 32) == 0)
+            return &entry.parsed;
+        if (!secp256k1_xonly_pubkey_parse(context(), &entry.parsed, key)) {
+            entry.used = false;
+            return nullptr;
+        }
+        std::memcpy(entry.key.data(), key, 32);
+        entry.used = true;
+        return &entry.parsed;
+    }
+
+private:
+    static constexpr std::size_t kSlots = 256;
+    struct Entry
+    {
+        std::array<std::uint8_t, 32> key {};
+        secp256k1_xonly_pubkey parsed {};
+        bool used = false;
+    };
+    // Public keys are uniformly distributed, so two bytes index well enough.
+    static std::size_t slot(const std::uint8_t key[32])
+    {
+        return (key[0] ^ (key[31] << 1)) % kSlots;
+    }
+
+    std::array<Entry, kSlots> m_entries {};
+};
+
+} // namespace
+
 bool verifySchnorrRaw(const std::uint8_t publicKey32[32], const std::uint8_t *message,
                       std::size_t messageSize, const std::uint8_t signature64[64])
 {
-    secp256k1_xonly_pubkey publicKey;
-    if (!secp256k1_xonly_pubkey_parse(context(), &publicKey, publicKey32))
+    thread_local ParsedKeyCache cache;
+    const secp256k1_xonly_pubkey *publicKey = cache.find(publicKey32);
+    if (!publicKey)
         return false;
-    return secp256k1_schnorrsig_verify(context(), signature64, message, messageSize, &publicKey)
+    return secp256k1_schnorrsig_verify(context(), signature64, message, messageSize, publicKey)
         == 1;
 }
 

@@ -1,5 +1,6 @@
 #include "net/nostr/Nip98.h"
 
+#include "net/nostr/EventParser.h"
 #include "net/nostr/RelayUrl.h"
 #include "net/nostr/Sha256.h"
 
@@ -28,51 +29,6 @@ bool equalsIgnoringCase(std::string_view a, std::string_view b)
         };
         return lower(x) == lower(y);
     });
-}
-
-// Strict UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF), as Rust's str::from_utf8.
-bool isValidUtf8(std::string_view text)
-{
-    const auto *bytes = reinterpret_cast<const unsigned char *>(text.data());
-    const std::size_t size = text.size();
-    std::size_t i = 0;
-    while (i < size) {
-        const unsigned char lead = bytes[i];
-        if (lead < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t length = 0;
-        unsigned char low = 0x80;
-        unsigned char high = 0xbf;
-        if (lead >= 0xc2 && lead <= 0xdf) {
-            length = 2;
-        } else if (lead >= 0xe0 && lead <= 0xef) {
-            length = 3;
-            if (lead == 0xe0)
-                low = 0xa0;
-            else if (lead == 0xed)
-                high = 0x9f;
-        } else if (lead >= 0xf0 && lead <= 0xf4) {
-            length = 4;
-            if (lead == 0xf0)
-                low = 0x90;
-            else if (lead == 0xf4)
-                high = 0x8f;
-        } else {
-            return false;
-        }
-        if (size - i < length)
-            return false;
-        if (bytes[i + 1] < low || bytes[i + 1] > high)
-            return false;
-        for (std::size_t k = 2; k < length; ++k) {
-            if (bytes[i + k] < 0x80 || bytes[i + k] > 0xbf)
-                return false;
-        }
-        i += length;
-    }
-    return true;
 }
 
 } // namespace
@@ -123,7 +79,7 @@ Expected<Event> verifyAuthorizationHeader(std::string_view headerValue,
         return Unexpected(std::string("invalid base64 in Nostr auth"));
     const std::string_view json(decoded.decoded.constData(),
                                 static_cast<std::size_t>(decoded.decoded.size()));
-    if (!isValidUtf8(json))
+    if (!detail::isValidUtf8(json))
         return Unexpected(std::string("invalid UTF-8 in Nostr auth"));
 
     Expected<Event> parsed = Event::fromJson(json);
