@@ -1,0 +1,129 @@
+// buzz-mock-relay: parse options, wire RelayEngine + RelayServer, print the listening line, exec.
+
+#include "BuzzVersion.h"
+#include "net/nostr/Keys.h"
+#include "relay/RelayEngine.h"
+#include "relay/server/RelayConfig.h"
+#include "relay/server/RelayServer.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QSocketNotifier>
+
+#include <csignal>
+#include <cstdio>
+#include <set>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace buzz;
+
+namespace {
+
+int g_signalFds[2] = {-1, -1};
+
+void onTerminationSignal(int)
+{
+    const char byte = 1;
+    // Only async-signal-safe work here: wake the event loop through the socket pair.
+    [[maybe_unused]] const auto written = ::write(g_signalFds[0], &byte, 1);
+}
+
+// SIGINT/SIGTERM → QCoreApplication::quit() on the main thread, so the server stops cleanly and
+// the store closes its files.
+bool installShutdownSignals(QCoreApplication &app)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0)
+        return false;
+    auto *notifier = new QSocketNotifier(g_signalFds[1], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, [notifier] {
+        notifier->setEnabled(false);
+        char byte = 0;
+        [[maybe_unused]] const auto got = ::read(g_signalFds[1], &byte, 1);
+        QCoreApplication::quit();
+    });
+    struct sigaction action = {};
+    action.sa_handler = onTerminationSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return ::sigaction(SIGINT, &action, nullptr) == 0
+        && ::sigaction(SIGTERM, &action, nullptr) == 0;
+}
+
+int fail(const std::string &message)
+{
+    std::fprintf(stderr, "buzz-mock-relay: %s\n", message.c_str());
+    return 1;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("buzz-mock-relay"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BUZZ_VERSION_FULL));
+
+    auto parsed = relay::RelayConfig::fromArguments(app.arguments(),
+                                                    QProcessEnvironment::systemEnvironment());
+    if (!parsed)
+        return fail(parsed.error() + " (see --help)");
+    if (parsed->action == relay::RelayConfig::Action::ShowHelp) {
+        std::fputs(relay::RelayConfig::helpText().toUtf8().constData(), stdout);
+        return 0;
+    }
+    if (parsed->action == relay::RelayConfig::Action::ShowVersion) {
+        std::printf("buzz-mock-relay %s\n", BUZZ_VERSION_FULL);
+        return 0;
+    }
+    const relay::RelayConfig &config = parsed->config;
+
+    std::string relaySecretHex;
+    if (config.relayKey) {
+        auto key = nostr::SecretKey::parse(*config.relayKey);
+        if (!key)
+            return fail(key.error()); // names the problem, never echoes the key
+        relaySecretHex = key->toHex();
+    } else {
+        relaySecretHex = nostr::SecretKey::generate().toHex();
+    }
+
+    relay::RelayEngine::Options engineOptions;
+    if (config.dataDir) {
+        if (!QDir().mkpath(*config.dataDir))
+            return fail("cannot create data directory " + config.dataDir->toStdString());
+        engineOptions.dataDir = QDir(*config.dataDir).absolutePath().toStdString();
+    }
+    engineOptions.relaySecretKeyHex = relaySecretHex;
+    relay::RelayEngine engine(std::move(engineOptions));
+    if (const std::string error = engine.startupError(); !error.empty())
+        return fail("cannot open the store: " + error);
+
+    relay::RelayServer::Options serverOptions;
+    serverOptions.relayUrl = config.relayUrl.value_or(std::string());
+    serverOptions.communities = config.communities;
+    serverOptions.acceptDevPubkeyHeader = config.devPubkeyHeader;
+    serverOptions.adminToken = config.adminToken.value_or(std::string());
+    relay::RelayServer server(engine, std::move(serverOptions));
+    if (!server.start(config.listen))
+        return fail(server.errorString().toStdString());
+
+    if (config.seed) {
+        std::set<std::string> seeded;
+        for (const auto &[host, community] : server.communities().mappings()) {
+            if (seeded.insert(community).second)
+                engine.seedDemo(community);
+        }
+    }
+
+    if (!installShutdownSignals(app))
+        return fail("cannot install signal handlers");
+
+    const QString host = config.listen.left(config.listen.lastIndexOf(QLatin1Char(':')));
+    std::printf("listening http://%s:%u\n", host.toUtf8().constData(), unsigned(server.port()));
+    std::fflush(stdout);
+
+    const int status = QCoreApplication::exec();
+    server.stop();
+    return status;
+}

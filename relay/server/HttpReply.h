@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QByteArray>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+class QHttpServerResponder;
+
+namespace buzz::relay {
+
+// A complete HTTP answer computed off the network thread and written on it.
+struct HttpReply
+{
+    int status = 200;
+    std::string body;
+    QByteArray contentType = "application/json";
+    std::vector<std::pair<QByteArray, QByteArray>> headers;
+
+    // {"error":"<message>"} with the given status, as every bridge error upstream.
+    static HttpReply error(int status, std::string_view message);
+    static HttpReply json(std::string body, int status = 200);
+    static HttpReply text(std::string body, QByteArray contentType, int status = 200);
+};
+
+void writeReply(QHttpServerResponder &responder, const HttpReply &reply);
+
+} // namespace buzz::relay

@@ -1,0 +1,172 @@
+#include "relay/server/RelayConfig.h"
+
+#include <QCommandLineParser>
+
+namespace buzz::relay {
+
+namespace {
+
+struct OptionSet
+{
+    QCommandLineOption help {{QStringLiteral("h"), QStringLiteral("help")},
+                             QStringLiteral("Show this help.")};
+    QCommandLineOption version {QStringLiteral("version"), QStringLiteral("Print the version.")};
+    QCommandLineOption listen {
+        QStringLiteral("listen"),
+        QStringLiteral("Listen on HOST:PORT; port 0 = any free port (BUZZ_BIND_ADDR; "
+                       "default 127.0.0.1:3000)."),
+        QStringLiteral("HOST:PORT")};
+    QCommandLineOption data {
+        QStringLiteral("data"),
+        QStringLiteral("Keep SQLite files in DIR (BUZZ_DATA_DIR); absent = in memory."),
+        QStringLiteral("DIR")};
+    QCommandLineOption relayUrl {
+        QStringLiteral("relay-url"),
+        QStringLiteral("URL that NIP-42 `relay` and NIP-98 `u` must name (RELAY_URL; "
+                       "default ws://<listen address>)."),
+        QStringLiteral("URL")};
+    QCommandLineOption community {
+        QStringLiteral("community"),
+        QStringLiteral("Map a Host to a community (repeatable); loopback maps to "
+                       "`local` unless given."),
+        QStringLiteral("HOST=NAME")};
+    QCommandLineOption devPubkeyHeader {
+        QStringLiteral("dev-pubkey-header"),
+        QStringLiteral("Accept the unsigned X-Pubkey dev header on HTTP "
+                       "(BUZZ_DEV_PUBKEY_HEADER=1).")};
+    QCommandLineOption seed {QStringLiteral("seed"), QStringLiteral("Seed data set: demo."),
+                             QStringLiteral("NAME")};
+    QCommandLineOption relayKey {
+        QStringLiteral("relay-key"),
+        QStringLiteral("Relay secret key, hex or nsec (BUZZ_RELAY_PRIVATE_KEY); "
+                       "default: generated."),
+        QStringLiteral("KEY")};
+    QCommandLineOption adminToken {QStringLiteral("admin-token"),
+                                   QStringLiteral("Bearer token for the /admin fault-injection API "
+                                                  "(BUZZ_ADMIN_TOKEN)."),
+                                   QStringLiteral("TOKEN")};
+    QCommandLineOption replicas {QStringLiteral("replicas"),
+                                 QStringLiteral("Number of read replicas."), QStringLiteral("N")};
+    QCommandLineOption replicaLagMs {QStringLiteral("replica-lag-ms"),
+                                     QStringLiteral("Replica apply lag in milliseconds."),
+                                     QStringLiteral("MS")};
+
+    void addTo(QCommandLineParser &parser) const
+    {
+        parser.addOptions({help, version, listen, data, relayUrl, community, devPubkeyHeader, seed,
+                           relayKey, adminToken, replicas, replicaLagMs});
+    }
+};
+
+std::optional<QString> fromOptionOrEnvironment(const QCommandLineParser &parser,
+                                               const QCommandLineOption &option,
+                                               const QProcessEnvironment &environment,
+                                               const QString &variable)
+{
+    if (parser.isSet(option))
+        return parser.value(option);
+    const QString value = environment.value(variable);
+    if (!value.isEmpty())
+        return value;
+    return std::nullopt;
+}
+
+bool isTruthy(const QString &value)
+{
+    const QString lower = value.trimmed().toLower();
+    return lower == QLatin1String("1") || lower == QLatin1String("true")
+        || lower == QLatin1String("yes");
+}
+
+Expected<int> parseNonNegative(const QString &value, const QString &option)
+{
+    bool ok = false;
+    const int number = value.toInt(&ok);
+    if (!ok || number < 0)
+        return Unexpected("--" + option.toStdString() + " expects a non-negative integer, got "
+                          + value.toStdString());
+    return number;
+}
+
+} // namespace
+
+QString RelayConfig::helpText()
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Local Buzz relay: HTTP bridge and WebSocket on one port."));
+    OptionSet options;
+    options.addTo(parser);
+    return parser.helpText();
+}
+
+Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &arguments,
+                                                         const QProcessEnvironment &environment)
+{
+    QCommandLineParser parser;
+    OptionSet options;
+    options.addTo(parser);
+    if (!parser.parse(arguments))
+        return Unexpected(parser.errorText().toStdString());
+    if (!parser.positionalArguments().isEmpty())
+        return Unexpected("unexpected argument: "
+                          + parser.positionalArguments().first().toStdString());
+
+    Parsed parsed;
+    if (parser.isSet(options.help)) {
+        parsed.action = Action::ShowHelp;
+        return parsed;
+    }
+    if (parser.isSet(options.version)) {
+        parsed.action = Action::ShowVersion;
+        return parsed;
+    }
+
+    RelayConfig &config = parsed.config;
+    if (auto listen = fromOptionOrEnvironment(parser, options.listen, environment,
+                                              QStringLiteral("BUZZ_BIND_ADDR")))
+        config.listen = *listen;
+    config.dataDir =
+        fromOptionOrEnvironment(parser, options.data, environment, QStringLiteral("BUZZ_DATA_DIR"));
+    if (auto url = fromOptionOrEnvironment(parser, options.relayUrl, environment,
+                                           QStringLiteral("RELAY_URL")))
+        config.relayUrl = url->trimmed().toStdString();
+    for (const QString &mapping : parser.values(options.community)) {
+        const qsizetype equals = mapping.indexOf(QLatin1Char('='));
+        if (equals <= 0 || equals == mapping.size() - 1)
+            return Unexpected("--community expects HOST=NAME, got " + mapping.toStdString());
+        config.communities.emplace_back(mapping.left(equals).trimmed().toStdString(),
+                                        mapping.mid(equals + 1).trimmed().toStdString());
+    }
+    config.devPubkeyHeader = parser.isSet(options.devPubkeyHeader)
+        || isTruthy(environment.value(QStringLiteral("BUZZ_DEV_PUBKEY_HEADER")));
+    if (parser.isSet(options.seed)) {
+        const QString seed = parser.value(options.seed);
+        if (seed != QLatin1String("demo"))
+            return Unexpected("--seed supports only `demo`, got " + seed.toStdString());
+        config.seed = seed.toStdString();
+    }
+    if (auto key = fromOptionOrEnvironment(parser, options.relayKey, environment,
+                                           QStringLiteral("BUZZ_RELAY_PRIVATE_KEY")))
+        config.relayKey = key->trimmed().toStdString();
+    if (auto token = fromOptionOrEnvironment(parser, options.adminToken, environment,
+                                             QStringLiteral("BUZZ_ADMIN_TOKEN")))
+        config.adminToken = token->toStdString();
+    if (parser.isSet(options.replicas)) {
+        auto replicas =
+            parseNonNegative(parser.value(options.replicas), QStringLiteral("replicas"));
+        if (!replicas)
+            return Unexpected(replicas.error());
+        config.replicas = *replicas;
+    }
+    if (parser.isSet(options.replicaLagMs)) {
+        auto lag =
+            parseNonNegative(parser.value(options.replicaLagMs), QStringLiteral("replica-lag-ms"));
+        if (!lag)
+            return Unexpected(lag.error());
+        config.replicaLagMs = *lag;
+    }
+    return parsed;
+}
+
+} // namespace buzz::relay

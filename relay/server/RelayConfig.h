@@ -1,0 +1,47 @@
+#pragma once
+
+#include "net/nostr/Expected.h"
+
+#include <QProcessEnvironment>
+#include <QStringList>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace buzz::relay {
+
+// Options of buzz-mock-relay (and of the relay embedded in the desktop app). Each option can also
+// come from an environment variable named like the real relay's where one exists; the command
+// line wins over the environment.
+struct RelayConfig
+{
+    QString listen = QStringLiteral("127.0.0.1:3000"); // --listen / BUZZ_BIND_ADDR
+    std::optional<QString> dataDir; // --data / BUZZ_DATA_DIR; none = in memory
+    std::optional<std::string> relayUrl; // --relay-url / RELAY_URL; none = ws://<listen>
+    std::vector<std::pair<std::string, std::string>> communities; // --community HOST=NAME
+    bool devPubkeyHeader = false; // --dev-pubkey-header / BUZZ_DEV_PUBKEY_HEADER=1
+    std::optional<std::string> seed; // --seed demo
+    std::optional<std::string> relayKey; // --relay-key / BUZZ_RELAY_PRIVATE_KEY (hex or nsec)
+    std::optional<std::string> adminToken; // --admin-token / BUZZ_ADMIN_TOKEN
+    int replicas = 0; // --replicas (next issue)
+    int replicaLagMs = 0; // --replica-lag-ms (next issue)
+
+    enum class Action { Run, ShowHelp, ShowVersion };
+    struct Parsed;
+
+    // `arguments` includes the program name first, as QCoreApplication::arguments().
+    // Errors are one line, suitable for stderr (exit code 1).
+    static Expected<Parsed> fromArguments(const QStringList &arguments,
+                                          const QProcessEnvironment &environment);
+    static QString helpText();
+};
+
+struct RelayConfig::Parsed
+{
+    Action action = Action::Run;
+    RelayConfig config;
+};
+
+} // namespace buzz::relay

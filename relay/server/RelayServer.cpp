@@ -1,0 +1,367 @@
+#include "relay/server/RelayServer.h"
+
+#include "net/nostr/RelayUrl.h"
+#include "relay/server/HttpBridge.h"
+#include "relay/server/HttpReply.h"
+#include "relay/server/Nip11Document.h"
+#include "relay/server/WsSession.h"
+
+#include <QDateTime>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QLoggingCategory>
+#include <QUrl>
+#include <QWebSocket>
+
+#include <algorithm>
+#include <set>
+
+Q_LOGGING_CATEGORY(lcRelayServer, "buzz.relay.server")
+
+namespace buzz::relay {
+
+namespace {
+
+std::int64_t systemClock()
+{
+    return QDateTime::currentSecsSinceEpoch();
+}
+
+QString hostForUrl(const QHostAddress &address, const QString &listenHost)
+{
+    // A wildcard bind is reached through loopback by local clients.
+    if (address == QHostAddress::Any || address == QHostAddress::AnyIPv4
+        || address == QHostAddress::AnyIPv6)
+        return QStringLiteral("127.0.0.1");
+    if (address.protocol() == QAbstractSocket::IPv6Protocol)
+        return QLatin1Char('[') + address.toString() + QLatin1Char(']');
+    return listenHost.isEmpty() ? address.toString() : listenHost;
+}
+
+} // namespace
+
+RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
+    : QObject(parent)
+    , m_engine(engine)
+    , m_options(std::move(options))
+{
+    if (!m_options.clock)
+        m_options.clock = systemClock;
+    const int threads = m_options.workerThreads > 0 ? m_options.workerThreads
+                                                    : std::max(4, QThread::idealThreadCount());
+    m_workers.setMaxThreadCount(threads);
+    m_fanout.setMaxThreadCount(1);
+
+    m_context.engine = &m_engine;
+    m_context.workers = &m_workers;
+    m_context.dispatcher = this;
+    m_context.metrics = &m_metrics;
+    m_context.clock = m_options.clock;
+}
+
+RelayServer::~RelayServer()
+{
+    stop();
+}
+
+bool RelayServer::start(const QString &hostAndPort)
+{
+    const qsizetype colon = hostAndPort.lastIndexOf(QLatin1Char(':'));
+    if (colon <= 0) {
+        m_error = QStringLiteral("listen address must be HOST:PORT, got %1").arg(hostAndPort);
+        return false;
+    }
+    QString host = hostAndPort.left(colon);
+    bool portOk = false;
+    const uint port = hostAndPort.mid(colon + 1).toUInt(&portOk);
+    if (!portOk || port > 65535) {
+        m_error = QStringLiteral("invalid port in listen address %1").arg(hostAndPort);
+        return false;
+    }
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    QHostAddress address;
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        address = QHostAddress(QHostAddress::LocalHost);
+    else if (!address.setAddress(host)) {
+        m_error = QStringLiteral("invalid listen host %1").arg(host);
+        return false;
+    }
+    m_listenHost = host.contains(QLatin1Char(':')) ? QString() : host;
+    return start(address, quint16(port));
+}
+
+bool RelayServer::start(const QHostAddress &address, quint16 port)
+{
+    if (isListening()) {
+        m_error = QStringLiteral("already listening");
+        return false;
+    }
+    m_http = std::make_unique<QHttpServer>();
+    installRoutes();
+    connect(m_http.get(), &QAbstractHttpServer::newWebSocketConnection, this,
+            &RelayServer::acceptWebSockets);
+    const quint16 bound = m_http->listen(address, port);
+    if (bound == 0) {
+        m_error = QStringLiteral("cannot listen on %1:%2").arg(address.toString()).arg(port);
+        m_http.reset();
+        return false;
+    }
+    m_port = bound;
+    if (m_listenHost.isEmpty())
+        m_listenHost = address.toString();
+    const QString urlHost = hostForUrl(address, m_listenHost);
+    if (m_options.relayUrl.empty())
+        m_options.relayUrl = QStringLiteral("ws://%1:%2").arg(urlHost).arg(m_port).toStdString();
+    m_context.relayUrl = m_options.relayUrl;
+
+    for (const auto &[host, community] : m_options.communities)
+        m_communities.addMapping(host, community);
+    // Local clients reach the relay through loopback (127.0.0.1 and localhost fold together) and
+    // through the host of the relay URL; both belong to the default community unless mapped.
+    const std::string loopback = "127.0.0.1:" + std::to_string(m_port);
+    if (!m_communities.hasMapping(loopback))
+        m_communities.addMapping(loopback, kDefaultCommunity);
+    const QUrl relayUrl(QString::fromStdString(m_options.relayUrl));
+    QString relayAuthority = relayUrl.host();
+    if (relayUrl.port() > 0)
+        relayAuthority += QLatin1Char(':') + QString::number(relayUrl.port());
+    if (!relayAuthority.isEmpty() && !m_communities.hasMapping(relayAuthority.toStdString()))
+        m_communities.addMapping(relayAuthority.toStdString(), kDefaultCommunity);
+
+    m_authenticator = std::make_unique<HttpAuthenticator>(HttpAuthenticator::Options {
+        m_options.relayUrl, m_options.acceptDevPubkeyHeader, m_options.clock});
+    m_bridge = new HttpBridge(m_context, *m_authenticator, this);
+    m_nip11 = nip11DocumentJson(m_engine.relayPublicKeyHex());
+
+    QPointer<RelayServer> self(this);
+    m_engine.setCommitListener([self](const StoredEvent &stored) {
+        auto shared = std::make_shared<const StoredEvent>(stored);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, shared] {
+                if (self)
+                    self->onCommitted(shared);
+            },
+            Qt::QueuedConnection);
+    });
+    qCInfo(lcRelayServer) << "listening on" << httpUrl() << "relay URL" << url();
+    return true;
+}
+
+void RelayServer::stop()
+{
+    if (!m_http)
+        return;
+    m_engine.setCommitListener({});
+    for (WsSession *session : std::vector<WsSession *>(m_sessions.begin(), m_sessions.end()))
+        delete session;
+    m_sessions.clear();
+    m_http.reset(); // stops listening and drops HTTP connections
+    m_workers.waitForDone();
+    m_fanout.waitForDone();
+    delete m_bridge; // after the workers: no reply can target it any more
+    m_bridge = nullptr;
+    m_port = 0;
+}
+
+QString RelayServer::url() const
+{
+    return QString::fromStdString(m_options.relayUrl);
+}
+
+QString RelayServer::httpUrl() const
+{
+    QString host = m_listenHost;
+    if (host.isEmpty() || host == QLatin1String("0.0.0.0") || host == QLatin1String("::"))
+        host = QStringLiteral("127.0.0.1");
+    else if (host.contains(QLatin1Char(':')))
+        host = QLatin1Char('[') + host + QLatin1Char(']');
+    return QStringLiteral("http://%1:%2").arg(host).arg(m_port);
+}
+
+std::optional<std::string> RelayServer::communityFor(const QHttpServerRequest &request) const
+{
+    return m_communities.resolve(request.value("Host").toStdString());
+}
+
+void RelayServer::installRoutes()
+{
+    using Method = QHttpServerRequest::Method;
+    m_http->route("/", Method::Get,
+                  [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                      serveInformation(request, std::move(responder));
+                  });
+    m_http->route("/info", Method::Get,
+                  [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                      serveInformation(request, std::move(responder));
+                  });
+    m_http->route("/health", Method::Get,
+                  [this](const QHttpServerRequest &, QHttpServerResponder &&responder) {
+                      m_metrics.increment(ServerMetrics::httpSeries("/health", 200));
+                      writeReply(responder, HttpReply::text("ok", "text/plain; charset=utf-8"));
+                  });
+    m_http->route("/metrics", Method::Get,
+                  [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                      serveMetrics(request, std::move(responder));
+                  });
+    const std::pair<const char *, HttpBridge::Endpoint> bridgeRoutes[] = {
+        {"/events", HttpBridge::Endpoint::Events},
+        {"/query", HttpBridge::Endpoint::Query},
+        {"/count", HttpBridge::Endpoint::Count},
+    };
+    for (const auto &[path, endpoint] : bridgeRoutes) {
+        m_http->route(path, Method::Post,
+                      [this, endpoint = int(endpoint)](const QHttpServerRequest &request,
+                                                       QHttpServerResponder &&responder) {
+                          serveBridge(endpoint, request, std::move(responder));
+                      });
+    }
+    m_http->setMissingHandler([this](const QHttpServerRequest &, QHttpServerResponder &&responder) {
+        m_metrics.increment(ServerMetrics::httpSeries("other", 404));
+        writeReply(responder, HttpReply::error(404, "not found"));
+    });
+}
+
+void RelayServer::serveInformation(const QHttpServerRequest &request,
+                                   QHttpServerResponder &&responder)
+{
+    const std::string route = request.url().path().toStdString();
+    if (!communityFor(request)) {
+        m_metrics.increment(ServerMetrics::httpSeries(route, 404));
+        writeReply(responder, HttpReply::error(404, CommunityResolver::kUnknownHostError));
+        return;
+    }
+    const bool nostrJson = request.value("Accept").contains("application/nostr+json");
+    HttpReply reply =
+        HttpReply::text(m_nip11, nostrJson ? "application/nostr+json" : "application/json");
+    reply.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    m_metrics.increment(ServerMetrics::httpSeries(route, 200));
+    writeReply(responder, reply);
+}
+
+void RelayServer::serveMetrics(const QHttpServerRequest &, QHttpServerResponder &&responder)
+{
+    m_metrics.increment(ServerMetrics::httpSeries("/metrics", 200));
+    updateGauges();
+    auto own = std::make_shared<std::string>(m_metrics.text());
+    auto parked = std::make_shared<std::unique_ptr<QHttpServerResponder>>(
+        std::make_unique<QHttpServerResponder>(std::move(responder)));
+    QPointer<QTcpSocket> socket((*parked)->socket());
+    RelayEngine *engine = &m_engine;
+    // The responder never leaves this thread: the worker only computes the engine's text.
+    m_context.runOffThread(
+        this, [engine] { return engine->metricsText(); },
+        [own, parked, socket](std::string engineText) {
+            if (!socket || !socket->isOpen())
+                return;
+            writeReply(
+                **parked,
+                HttpReply::text(*own + engineText, "text/plain; version=0.0.4; charset=utf-8"));
+        });
+}
+
+void RelayServer::serveBridge(int endpoint, const QHttpServerRequest &request,
+                              QHttpServerResponder &&responder)
+{
+    const std::string route = request.url().path().toStdString();
+    if (request.body().size() > kMaxBodyBytes) {
+        m_metrics.increment(ServerMetrics::httpSeries(route, 413));
+        writeReply(responder,
+                   HttpReply::text("length limit exceeded", "text/plain; charset=utf-8", 413));
+        return;
+    }
+    auto community = communityFor(request);
+    if (!community) {
+        m_metrics.increment(ServerMetrics::httpSeries(route, 404));
+        writeReply(responder, HttpReply::error(404, CommunityResolver::kUnknownHostError));
+        return;
+    }
+    m_bridge->handle(HttpBridge::Endpoint(endpoint), std::move(*community), request,
+                     std::move(responder));
+}
+
+void RelayServer::acceptWebSockets()
+{
+    while (m_http && m_http->hasPendingWebSocketConnections()) {
+        std::unique_ptr<QWebSocket> socket = m_http->nextPendingWebSocketConnection();
+        if (!socket)
+            break;
+        QByteArray host = socket->request().rawHeader("Host");
+        if (host.isEmpty()) {
+            const QUrl url = socket->request().url();
+            host = url.host().toUtf8();
+            if (url.port() > 0)
+                host += ':' + QByteArray::number(url.port());
+        }
+        auto community = m_communities.resolve(host.toStdString());
+        if (!community) {
+            m_metrics.increment(ServerMetrics::labelled("buzz_ws_connections_refused_total",
+                                                        "reason", "unknown_host"));
+            QWebSocket *refused = socket.release();
+            refused->setParent(this);
+            connect(refused, &QWebSocket::disconnected, refused, &QObject::deleteLater);
+            refused->close(
+                QWebSocketProtocol::CloseCodePolicyViolated,
+                QString::fromUtf8(CommunityResolver::kUnknownHostError.data(),
+                                  qsizetype(CommunityResolver::kUnknownHostError.size())));
+            continue;
+        }
+        auto *session = new WsSession(std::move(socket), std::move(*community), m_context, this);
+        connect(session, &WsSession::finished, this, &RelayServer::onSessionFinished);
+        m_sessions.insert(session);
+    }
+}
+
+void RelayServer::onSessionFinished(WsSession *session)
+{
+    if (m_sessions.erase(session))
+        session->deleteLater();
+}
+
+void RelayServer::updateGauges()
+{
+    std::size_t subscriptions = 0;
+    for (const WsSession *session : m_sessions)
+        subscriptions += session->subscriptionCount();
+    m_metrics.setGauge("buzz_ws_connections_active", std::int64_t(m_sessions.size()));
+    m_metrics.setGauge("buzz_ws_subscriptions_active", std::int64_t(subscriptions));
+}
+
+void RelayServer::onCommitted(std::shared_ptr<const StoredEvent> stored)
+{
+    auto recipients = std::make_shared<std::vector<QPointer<WsSession>>>();
+    std::set<std::string> pubkeys;
+    for (WsSession *session : m_sessions) {
+        if (session->wantsLive(*stored)) {
+            recipients->emplace_back(session);
+            pubkeys.insert(session->pubkey());
+        }
+    }
+    if (recipients->empty())
+        return;
+    RelayEngine *engine = &m_engine;
+    QPointer<RelayServer> self(this);
+    // Per-recipient read checks hit the store, so they run off the network thread; one fan-out
+    // thread keeps deliveries in notification order.
+    m_fanout.start([engine, self, stored, recipients, pubkeys = std::move(pubkeys)] {
+        auto allowed = std::make_shared<std::set<std::string>>();
+        for (const std::string &pubkey : pubkeys) {
+            if (!stored->channel || engine->canRead(stored->community, *stored->channel, pubkey))
+                allowed->insert(pubkey);
+        }
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, stored, recipients, allowed] {
+                if (!self)
+                    return;
+                for (const auto &session : *recipients) {
+                    if (session && allowed->count(session->pubkey()))
+                        session->deliverLive(stored);
+                }
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace buzz::relay

@@ -1,0 +1,101 @@
+#pragma once
+
+#include "relay/RelayEngine.h"
+#include "relay/auth/CommunityResolver.h"
+#include "relay/auth/HttpAuthenticator.h"
+#include "relay/server/ServerContext.h"
+#include "relay/server/ServerMetrics.h"
+
+#include <QHostAddress>
+#include <QHttpServer>
+#include <QObject>
+#include <QThreadPool>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+class QHttpServerRequest;
+class QHttpServerResponder;
+
+namespace buzz::relay {
+
+class HttpBridge;
+class WsSession;
+
+// The relay's network side: one port serving the HTTP bridge, NIP-11, /health, /metrics and
+// WebSocket upgrades (reference §4, §5, §9). Embeddable: the desktop app constructs a RelayEngine
+// and a RelayServer in-process, calls start() and connects to url().
+class RelayServer : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        std::string relayUrl; // what NIP-42 `relay` / NIP-98 `u` must name; empty = ws://<listen
+                              // host>:<bound port>
+        std::vector<std::pair<std::string, std::string>>
+            communities; // Host → community; loopback → "local" is added
+        bool acceptDevPubkeyHeader = false;
+        std::string adminToken; // reserved for the fault-injection API
+        std::function<std::int64_t()> clock; // unix seconds; default: system clock
+        int workerThreads = 0; // 0 = max(4, ideal thread count)
+    };
+
+    static constexpr const char *kDefaultCommunity = "local";
+    static constexpr qsizetype kMaxBodyBytes = 1024 * 1024;
+
+    RelayServer(RelayEngine &engine, Options options, QObject *parent = nullptr);
+    ~RelayServer() override;
+
+    // Listens on address:port (0 = any free port). False with errorString() on failure.
+    bool start(const QHostAddress &address, quint16 port);
+    // "HOST:PORT" (HOST may be a name like localhost, or [v6]).
+    bool start(const QString &hostAndPort);
+    bool isListening() const { return m_port != 0; }
+
+    quint16 port() const { return m_port; }
+    QString url() const; // the relay URL clients sign for (ws://…)
+    QString httpUrl() const; // http://<listen host>:<port>, for the HTTP bridge
+    QString errorString() const { return m_error; }
+    const CommunityResolver &communities() const { return m_communities; }
+    std::size_t sessionCount() const { return m_sessions.size(); }
+    QThreadPool *workerPool() { return &m_workers; }
+
+    // Closes every WebSocket and stops listening; waits for engine calls in flight.
+    void stop();
+
+private:
+    void installRoutes();
+    std::optional<std::string> communityFor(const QHttpServerRequest &request) const;
+    void serveInformation(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void serveMetrics(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void serveBridge(int endpoint, const QHttpServerRequest &request,
+                     QHttpServerResponder &&responder);
+    void acceptWebSockets();
+    void onSessionFinished(WsSession *session);
+    void onCommitted(std::shared_ptr<const StoredEvent> stored);
+    void updateGauges();
+
+    RelayEngine &m_engine;
+    Options m_options;
+    QThreadPool m_workers;
+    QThreadPool m_fanout; // one thread: live events keep their commit-notification order
+    ServerMetrics m_metrics;
+    ServerContext m_context;
+    CommunityResolver m_communities;
+    std::unique_ptr<HttpAuthenticator> m_authenticator;
+    std::unique_ptr<QHttpServer> m_http;
+    HttpBridge *m_bridge = nullptr;
+    std::unordered_set<WsSession *> m_sessions;
+    std::string m_nip11;
+    QString m_listenHost;
+    quint16 m_port = 0;
+    QString m_error;
+};
+
+} // namespace buzz::relay

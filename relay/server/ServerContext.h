@@ -1,0 +1,50 @@
+#pragma once
+
+#include "relay/RelayEngine.h"
+#include "relay/server/ServerMetrics.h"
+
+#include <QMetaObject>
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace buzz::relay {
+
+// What the HTTP bridge and the WebSocket sessions share, owned by RelayServer.
+struct ServerContext
+{
+    RelayEngine *engine = nullptr;
+    QThreadPool *workers = nullptr; // every engine call runs here, never on the network thread
+    QObject *dispatcher = nullptr; // lives on the network thread and outlives every worker job
+    ServerMetrics *metrics = nullptr;
+    std::string relayUrl;
+    std::function<std::int64_t()> clock;
+
+    // Runs `work` on the worker pool and hands its result to `done` back on the network thread,
+    // unless `receiver` was destroyed meanwhile. The QPointer is only dereferenced on the network
+    // thread; workers merely carry it.
+    template<class Work, class Done>
+    void runOffThread(QObject *receiver, Work work, Done done) const
+    {
+        using Result = std::invoke_result_t<Work &>;
+        QPointer<QObject> guard(receiver);
+        QObject *target = dispatcher;
+        workers->start([guard, target, work = std::move(work), done = std::move(done)]() mutable {
+            auto result = std::make_shared<Result>(work());
+            QMetaObject::invokeMethod(
+                target,
+                [guard, result, done]() mutable {
+                    if (guard)
+                        done(std::move(*result));
+                },
+                Qt::QueuedConnection);
+        });
+    }
+};
+
+} // namespace buzz::relay

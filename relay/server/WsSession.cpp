@@ -1,0 +1,305 @@
+#include "relay/server/WsSession.h"
+
+#include <QLoggingCategory>
+
+#include <unordered_set>
+
+Q_LOGGING_CATEGORY(lcRelayWs, "buzz.relay.ws")
+
+namespace buzz::relay {
+
+namespace {
+
+// The CLOSED reason for a history/count read that did not succeed (nullopt: answer normally).
+std::optional<std::string> closedReasonFor(const QueryResult &result)
+{
+    switch (result.status) {
+    case QueryResult::Status::Ok:
+    case QueryResult::Status::Internal: // upstream still answers EOSE after a database error
+        return std::nullopt;
+    case QueryResult::Status::BadRequest:
+    case QueryResult::Status::Forbidden:
+        return result.message;
+    case QueryResult::Status::TimedOut:
+        return std::string("error: query timed out");
+    case QueryResult::Status::Retryable:
+        if (result.message.rfind("error: ", 0) == 0)
+            return result.message;
+        if (result.message.rfind("retryable:", 0) == 0)
+            return "error: " + result.message;
+        return "error: retryable: " + result.message;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+WsSession::WsSession(std::unique_ptr<QWebSocket> socket, std::string community,
+                     const ServerContext &context, QObject *parent)
+    : QObject(parent)
+    , m_socket(std::move(socket))
+    , m_community(std::move(community))
+    , m_context(context)
+{
+    m_socket->setParent(nullptr);
+    // A frame or message over 64 KiB closes the socket (close code 1009), as upstream: no NOTICE.
+    m_socket->setMaxAllowedIncomingFrameSize(ws::kMaxFrameBytes);
+    m_socket->setMaxAllowedIncomingMessageSize(ws::kMaxFrameBytes);
+    connect(m_socket.get(), &QWebSocket::textMessageReceived, this, &WsSession::onTextMessage);
+    connect(m_socket.get(), &QWebSocket::binaryMessageReceived, this, &WsSession::onBinaryMessage);
+    connect(m_socket.get(), &QWebSocket::disconnected, this, [this] {
+        if (!m_finished) {
+            m_finished = true;
+            emit finished(this);
+        }
+    });
+    m_context.metrics->increment("buzz_ws_connections_total");
+    send(ws::authFrame(m_handshake.challenge()));
+}
+
+WsSession::~WsSession()
+{
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+    }
+}
+
+void WsSession::closeSocket()
+{
+    m_socket->close(QWebSocketProtocol::CloseCodeGoingAway);
+}
+
+RequestContext WsSession::requestContext() const
+{
+    return RequestContext {m_community, m_handshake.pubkey(), Transport::WebSocket};
+}
+
+void WsSession::send(const std::string &frame)
+{
+    m_socket->sendTextMessage(QString::fromUtf8(frame.data(), qsizetype(frame.size())));
+}
+
+void WsSession::sendEvent(const Subscription &subscription, const StoredEvent &stored)
+{
+    send(ws::eventFrame(subscription.id(), stored.json));
+}
+
+void WsSession::onTextMessage(const QString &message)
+{
+    const QByteArray utf8 = message.toUtf8();
+    handleFrame(std::string_view(utf8.constData(), std::size_t(utf8.size())));
+}
+
+void WsSession::onBinaryMessage(const QByteArray &message)
+{
+    // Upstream decodes binary frames as UTF-8 text.
+    handleFrame(std::string_view(message.constData(), std::size_t(message.size())));
+}
+
+void WsSession::handleFrame(std::string_view text)
+{
+    auto parsed = ws::parseClientMessage(text);
+    if (!parsed) {
+        m_context.metrics->increment(
+            ServerMetrics::labelled("buzz_ws_messages_total", "type", "invalid"));
+        send(ws::parseErrorNotice(parsed.error()));
+        return;
+    }
+    std::visit(
+        [this](auto &&message) {
+            using T = std::decay_t<decltype(message)>;
+            if constexpr (std::is_same_v<T, ws::AuthMessage>) {
+                handleAuth(std::move(message));
+            } else if constexpr (std::is_same_v<T, ws::EventMessage>) {
+                handleEvent(std::move(message));
+            } else if constexpr (std::is_same_v<T, ws::ReqMessage>) {
+                handleReq(std::move(message));
+            } else if constexpr (std::is_same_v<T, ws::CountMessage>) {
+                handleCount(std::move(message));
+            } else {
+                handleClose(message);
+            }
+        },
+        std::move(parsed).value());
+}
+
+void WsSession::handleAuth(ws::AuthMessage message)
+{
+    m_context.metrics->increment(ServerMetrics::labelled("buzz_ws_messages_total", "type", "AUTH"));
+    const auto reply = m_handshake.handleAuth(message.event, m_context.relayUrl, m_context.clock());
+    if (!reply.detail.empty())
+        qCDebug(lcRelayWs) << "NIP-42 refused:" << QString::fromStdString(reply.detail);
+    m_context.metrics->increment(
+        ServerMetrics::labelled("buzz_ws_auth_total", "result", reply.accepted ? "ok" : "refused"));
+    send(ws::okFrame(message.event.id, reply.accepted, reply.message));
+}
+
+void WsSession::handleEvent(ws::EventMessage message)
+{
+    m_context.metrics->increment(
+        ServerMetrics::labelled("buzz_ws_messages_total", "type", "EVENT"));
+    const nostr::Event &event = message.event;
+    if (!m_handshake.isAuthenticated()) {
+        send(ws::okFrame(event.id, false, "auth-required: not authenticated"));
+        return;
+    }
+    if (event.pubkey != m_handshake.pubkey() && event.kind != 1059) {
+        send(ws::okFrame(event.id, false,
+                         "invalid: event pubkey does not match authenticated identity"));
+        return;
+    }
+    if (event.kind == 22242) {
+        send(ws::okFrame(event.id, false, "invalid: AUTH events cannot be submitted via EVENT"));
+        return;
+    }
+    auto shared = std::make_shared<const nostr::Event>(std::move(message.event));
+    RelayEngine *engine = m_context.engine;
+    const RequestContext context = requestContext();
+    m_context.runOffThread(
+        this, [engine, shared, context] { return engine->ingest(*shared, context); },
+        [this, id = shared->id](IngestResult result) {
+            std::string message = result.message;
+            if (result.status == IngestResult::Status::Internal)
+                message = "error: internal server error";
+            send(ws::okFrame(id, result.accepted(), message));
+        });
+}
+
+void WsSession::handleReq(ws::ReqMessage message)
+{
+    m_context.metrics->increment(ServerMetrics::labelled("buzz_ws_messages_total", "type", "REQ"));
+    if (!m_handshake.isAuthenticated()) {
+        send(ws::noticeFrame("auth-required: authenticate before subscribing"));
+        send(ws::closedFrame(message.subscriptionId, "auth-required: not authenticated"));
+        return;
+    }
+    const bool replacing = m_subscriptions.count(message.subscriptionId) > 0;
+    if (!replacing && m_subscriptions.size() >= ws::kMaxSubscriptions) {
+        send(ws::closedFrame(message.subscriptionId, "error: too many subscriptions"));
+        return;
+    }
+    auto subscription = std::make_shared<Subscription>(
+        message.subscriptionId, std::move(message.filters), m_nextGeneration++);
+    if (subscription->mixesSearchAndNonSearch()) {
+        m_subscriptions.erase(subscription->id());
+        send(ws::closedFrame(subscription->id(),
+                             "error: mixed search and non-search filters not supported"));
+        return;
+    }
+    // Registered before the history read so live events committed meanwhile are buffered, not lost.
+    m_subscriptions[subscription->id()] = subscription;
+
+    struct HistoryOutcome
+    {
+        AdmissionResult refusal;
+        QueryResult history;
+    };
+    RelayEngine *engine = m_context.engine;
+    const RequestContext context = requestContext();
+    m_context.runOffThread(
+        this,
+        [engine, subscription, context] {
+            HistoryOutcome outcome;
+            outcome.refusal = engine->admitSubscription(subscription->filters(), context);
+            if (!outcome.refusal)
+                outcome.history =
+                    engine->query(subscription->filters(), context, ReadPath::ReqHistorical);
+            return outcome;
+        },
+        [this, subscription](HistoryOutcome outcome) {
+            finishHistory(subscription, std::move(outcome.refusal), std::move(outcome.history));
+        });
+}
+
+void WsSession::finishHistory(const std::shared_ptr<Subscription> &subscription,
+                              AdmissionResult refusal, QueryResult history)
+{
+    const auto current = m_subscriptions.find(subscription->id());
+    if (current == m_subscriptions.end() || current->second != subscription)
+        return; // closed or replaced by a newer REQ with the same id while the history was read
+    const std::optional<std::string> reason = refusal ? refusal : closedReasonFor(history);
+    if (reason) {
+        m_subscriptions.erase(current);
+        send(ws::closedFrame(subscription->id(), *reason));
+        return;
+    }
+    std::unordered_set<std::string> sentIds;
+    sentIds.reserve(history.events.size());
+    for (const StoredEvent &stored : history.events) {
+        if (sentIds.insert(stored.event.id).second)
+            sendEvent(*subscription, stored);
+    }
+    send(ws::eoseFrame(subscription->id()));
+    m_context.metrics->increment("buzz_ws_history_events_sent_total", sentIds.size());
+    if (subscription->isSearch()) {
+        m_subscriptions.erase(subscription->id()); // NIP-50 REQs are one-shot: never live
+        return;
+    }
+    for (const auto &stored : subscription->finishHistory(sentIds))
+        sendEvent(*subscription, *stored);
+}
+
+void WsSession::handleCount(ws::CountMessage message)
+{
+    m_context.metrics->increment(
+        ServerMetrics::labelled("buzz_ws_messages_total", "type", "COUNT"));
+    if (!m_handshake.isAuthenticated()) {
+        send(ws::closedFrame(message.subscriptionId, "auth-required: not authenticated"));
+        return;
+    }
+    auto filters = std::make_shared<const std::vector<nostr::Filter>>(std::move(message.filters));
+    RelayEngine *engine = m_context.engine;
+    const RequestContext context = requestContext();
+    m_context.runOffThread(
+        this,
+        [engine, filters, context] { return engine->count(*filters, context, ReadPath::CountReq); },
+        [this, id = message.subscriptionId](QueryResult result) {
+            if (result.status == QueryResult::Status::Internal) {
+                send(ws::closedFrame(id, "error: internal server error"));
+                return;
+            }
+            if (const auto reason = closedReasonFor(result)) {
+                send(ws::closedFrame(id, *reason));
+                return;
+            }
+            send(ws::countFrame(id, result.count));
+        });
+}
+
+void WsSession::handleClose(const ws::CloseMessage &message)
+{
+    m_context.metrics->increment(
+        ServerMetrics::labelled("buzz_ws_messages_total", "type", "CLOSE"));
+    m_subscriptions.erase(message.subscriptionId);
+    send(ws::closedFrame(message.subscriptionId, ""));
+}
+
+bool WsSession::wantsLive(const StoredEvent &stored) const
+{
+    if (!m_handshake.isAuthenticated() || stored.community != m_community)
+        return false;
+    for (const auto &[id, subscription] : m_subscriptions) {
+        if (subscription->acceptsLive(stored))
+            return true;
+    }
+    return false;
+}
+
+void WsSession::deliverLive(const std::shared_ptr<const StoredEvent> &stored)
+{
+    if (stored->community != m_community)
+        return;
+    for (const auto &[id, subscription] : m_subscriptions) {
+        if (!subscription->acceptsLive(*stored))
+            continue;
+        if (subscription->isLoadingHistory()) {
+            subscription->bufferWhileLoading(stored);
+        } else {
+            sendEvent(*subscription, *stored);
+            m_context.metrics->increment("buzz_ws_live_events_sent_total");
+        }
+    }
+}
+
+} // namespace buzz::relay

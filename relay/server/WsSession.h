@@ -1,0 +1,67 @@
+#pragma once
+
+#include "relay/RelayEngine.h"
+#include "relay/auth/Nip42Handshake.h"
+#include "relay/server/ServerContext.h"
+#include "relay/server/Subscription.h"
+#include "relay/server/WsProtocol.h"
+
+#include <QObject>
+#include <QWebSocket>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+namespace buzz::relay {
+
+// One WebSocket connection: NIP-42 first, then EVENT/REQ/COUNT/CLOSE per reference §5. Lives on the
+// network thread; engine calls go through ServerContext::runOffThread.
+class WsSession : public QObject
+{
+    Q_OBJECT
+public:
+    WsSession(std::unique_ptr<QWebSocket> socket, std::string community,
+              const ServerContext &context, QObject *parent = nullptr);
+    ~WsSession() override;
+
+    const std::string &community() const { return m_community; }
+    bool isAuthenticated() const { return m_handshake.isAuthenticated(); }
+    const std::string &pubkey() const { return m_handshake.pubkey(); }
+    std::size_t subscriptionCount() const { return m_subscriptions.size(); }
+
+    // Would any live subscription take this committed event (before the per-recipient read check)?
+    bool wantsLive(const StoredEvent &stored) const;
+    // The recipient may read the event's channel: deliver to every subscription that accepts it.
+    void deliverLive(const std::shared_ptr<const StoredEvent> &stored);
+
+    void closeSocket();
+
+signals:
+    void finished(WsSession *session);
+
+private:
+    void onTextMessage(const QString &message);
+    void onBinaryMessage(const QByteArray &message);
+    void handleFrame(std::string_view text);
+    void handleAuth(ws::AuthMessage message);
+    void handleEvent(ws::EventMessage message);
+    void handleReq(ws::ReqMessage message);
+    void handleCount(ws::CountMessage message);
+    void handleClose(const ws::CloseMessage &message);
+    void finishHistory(const std::shared_ptr<Subscription> &subscription, AdmissionResult refusal,
+                       QueryResult history);
+    RequestContext requestContext() const;
+    void send(const std::string &frame);
+    void sendEvent(const Subscription &subscription, const StoredEvent &stored);
+
+    std::unique_ptr<QWebSocket> m_socket;
+    std::string m_community;
+    const ServerContext &m_context;
+    Nip42Handshake m_handshake;
+    std::unordered_map<std::string, std::shared_ptr<Subscription>> m_subscriptions;
+    std::uint64_t m_nextGeneration = 1;
+    bool m_finished = false;
+};
+
+} // namespace buzz::relay
