@@ -122,6 +122,9 @@ public:
 
     std::string relayPublicKeyHex() const;
 
+    // Empty when the store opened; otherwise why not (every call then answers Internal).
+    std::string startupError() const;
+
     // Counters for /metrics (Prometheus text lines, already formatted).
     std::string metricsText() const;
 

@@ -1,0 +1,301 @@
+#include "relay/ingest/ChannelAdmin.h"
+
+#include "relay/ingest/KindRules.h"
+#include "relay/store/EventReader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+
+namespace buzz::relay::ingest {
+
+namespace {
+using Status = IngestResult::Status;
+
+IngestResult invalid(std::string message)
+{
+    return IngestResult {Status::Rejected, "invalid: " + std::move(message)};
+}
+
+bool isBlank(const std::string &text)
+{
+    return std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); });
+}
+
+bool isValidRole(const std::string &role)
+{
+    return role == "owner" || role == "admin" || role == "member" || role == "guest"
+        || role == "bot";
+}
+
+std::optional<std::int64_t> parsePositive(const std::string &text)
+{
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value <= 0)
+        return std::nullopt;
+    return value;
+}
+
+int activeOwners(store::EventReader &reader, const model::Channel &channel)
+{
+    const auto members = reader.activeMembers(channel.community, channel.uuid);
+    return static_cast<int>(std::count_if(members.begin(), members.end(),
+                                          [](const auto &m) { return m.role == "owner"; }));
+}
+
+const std::string *targetPubkey(const nostr::Event &event)
+{
+    const std::string *target = event.tagValue("p");
+    return target && KindRules::isHex64(*target) ? target : nullptr;
+}
+
+// The 9002 fields that only owners and admins may change.
+constexpr const char *kAdminFields[] = {"name", "about", "archived", "visibility", "ttl"};
+constexpr const char *kMemberFields[] = {"topic", "purpose"};
+} // namespace
+
+std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransaction &tx,
+                                                   const nostr::Event &event,
+                                                   const std::string &community,
+                                                   const model::Channel *channel,
+                                                   const std::string &newChannelId)
+{
+    store::EventReader reader(tx.connection());
+    if (event.kind == 9007) {
+        const std::string *name = event.tagValue("name");
+        if (!name || isBlank(*name))
+            return invalid("channel name is required");
+        if (const std::string *visibility = event.tagValue("visibility");
+            visibility && *visibility != "open" && *visibility != "private")
+            return invalid("invalid visibility: " + *visibility);
+        if (const std::string *type = event.tagValue("channel_type");
+            type && *type != "stream" && *type != "forum")
+            return invalid("invalid channel_type: " + *type);
+        if (reader.channel(community, newChannelId)) {
+            // A byte-identical replay of the creation event (exact (id, created_at) pair on the
+            // writer) is a success; anything else claiming the UUID is not.
+            if (reader.findByExactPair(community, event.id, event.createdAt))
+                return IngestResult {Status::Duplicate, "duplicate:"};
+            return IngestResult {Status::RejectedDuplicate, "duplicate: channel already exists"};
+        }
+        return std::nullopt;
+    }
+    if (event.kind == 9021) {
+        if (!event.tagValue("h"))
+            return invalid("join request must include an h tag");
+        if (!channel)
+            return invalid("channel not found");
+        if (!channel->isOpen())
+            return IngestResult {Status::Rejected, "restricted: channel is private"};
+        return std::nullopt;
+    }
+    if (!channel)
+        return invalid("channel not found");
+    const auto actor = reader.member(community, channel->uuid, event.pubkey);
+    const bool actorActive = actor && actor->active();
+    const bool actorAdmin = actor && actor->isAdmin();
+    switch (event.kind) {
+    case 9000: {
+        const std::string *target = targetPubkey(event);
+        if (!target)
+            return invalid("member events must include a p tag");
+        const std::string *role = event.tagValue("role");
+        if (role && !isValidRole(*role))
+            return invalid("invalid role: " + *role);
+        // Any member may add members and bots; granting owner/admin needs an admin (owner for
+        // owner).
+        if (!actorActive)
+            return invalid("actor not authorized");
+        if (role && (*role == "admin" || *role == "owner") && !actorAdmin)
+            return invalid("actor not authorized");
+        if (role && *role == "owner" && actor->role != "owner")
+            return invalid("actor not authorized");
+        return std::nullopt;
+    }
+    case 9001: {
+        const std::string *target = targetPubkey(event);
+        if (!target)
+            return invalid("member events must include a p tag");
+        const auto targetMember = reader.member(community, channel->uuid, *target);
+        if (*target != event.pubkey && !actorAdmin)
+            return invalid("actor not authorized");
+        if (targetMember && targetMember->active() && targetMember->role == "owner") {
+            if (*target != event.pubkey && actor->role != "owner")
+                return invalid("actor not authorized");
+            if (activeOwners(reader, *channel) <= 1)
+                return invalid("cannot remove the last owner");
+        }
+        return std::nullopt;
+    }
+    case 9002: {
+        bool any = false;
+        for (const char *field : kAdminFields) {
+            if (!event.tagValue(field))
+                continue;
+            any = true;
+            if (!actorAdmin)
+                return invalid("actor not authorized");
+        }
+        for (const char *field : kMemberFields) {
+            if (!event.tagValue(field))
+                continue;
+            any = true;
+            if (!actorActive)
+                return invalid("actor not authorized");
+        }
+        if (!any)
+            return invalid("metadata edit must change at least one field");
+        if (const std::string *name = event.tagValue("name"); name && isBlank(*name))
+            return invalid("channel name is required");
+        if (const std::string *archived = event.tagValue("archived");
+            archived && *archived != "true" && *archived != "false")
+            return invalid("archived must be true or false");
+        if (const std::string *visibility = event.tagValue("visibility");
+            visibility && *visibility != "open" && *visibility != "private")
+            return invalid("invalid visibility: " + *visibility);
+        if (const std::string *ttl = event.tagValue("ttl");
+            ttl && !ttl->empty() && !parsePositive(*ttl))
+            return invalid("ttl must be a positive number of seconds");
+        return std::nullopt;
+    }
+    case 9022:
+        if (actorActive && actor->role == "owner" && activeOwners(reader, *channel) <= 1)
+            return invalid("cannot remove the last owner");
+        return std::nullopt;
+    default:
+        return std::nullopt;
+    }
+}
+
+bool ChannelAdmin::apply(store::Database::WriteTransaction &tx, const nostr::Event &event,
+                         const std::string &community, const model::Channel *channel,
+                         const std::string &newChannelId, std::int64_t now,
+                         std::vector<StoredEvent> &emitted)
+{
+    if (event.kind == 9007)
+        return applyCreate(tx, event, community, newChannelId, now, emitted);
+    if (!channel)
+        return false;
+    if (event.kind == 9002)
+        return applyMetadata(tx, event, *channel, now, emitted);
+    return applyMembership(tx, event, *channel, now, emitted);
+}
+
+bool ChannelAdmin::applyCreate(store::Database::WriteTransaction &tx, const nostr::Event &event,
+                               const std::string &community, const std::string &uuid,
+                               std::int64_t now, std::vector<StoredEvent> &emitted)
+{
+    model::Channel channel;
+    channel.community = community;
+    channel.uuid = uuid;
+    channel.name = *event.tagValue("name");
+    if (const std::string *visibility = event.tagValue("visibility"))
+        channel.visibility = *visibility;
+    if (const std::string *type = event.tagValue("channel_type"))
+        channel.channelType = *type;
+    if (const std::string *about = event.tagValue("about"))
+        channel.about = *about;
+    if (const std::string *ttl = event.tagValue("ttl"))
+        channel.ttl = parsePositive(*ttl);
+    channel.createdBy = event.pubkey;
+    channel.createdAt = event.createdAt;
+    channel.createEventId = event.id;
+    model::ChannelMember owner {community, uuid, event.pubkey, "owner", now, std::nullopt};
+    return tx.rows().upsertChannel(channel) && tx.rows().upsertMember(owner)
+        && m_emitter.emitSystemMessage(
+            tx, channel, {{"type", "channel_created"}, {"actor", event.pubkey}}, now, emitted)
+        && m_emitter.emitAllDiscovery(tx, channel, now, emitted);
+}
+
+bool ChannelAdmin::applyMembership(store::Database::WriteTransaction &tx, const nostr::Event &event,
+                                   const model::Channel &channel, std::int64_t now,
+                                   std::vector<StoredEvent> &emitted)
+{
+    store::EventReader reader(tx.connection());
+    const bool adding = event.kind == 9000 || event.kind == 9021;
+    const std::string target =
+        (event.kind == 9000 || event.kind == 9001) ? *targetPubkey(event) : event.pubkey;
+    auto existing = reader.member(channel.community, channel.uuid, target);
+    const bool wasAdmin = existing && existing->isAdmin();
+    model::ChannelMember member =
+        existing.value_or(model::ChannelMember {channel.community, channel.uuid, target});
+    if (adding) {
+        const std::string *role = event.kind == 9000 ? event.tagValue("role") : nullptr;
+        if (role)
+            member.role = *role;
+        else if (!member.active())
+            member.role = "member";
+        if (!member.active() || !existing)
+            member.joinedAt = now;
+        member.removedAt.reset();
+    } else {
+        if (!existing || !existing->active())
+            return true; // nothing to remove; the event itself is still stored
+        member.removedAt = now;
+    }
+    if (!tx.rows().upsertMember(member))
+        return false;
+    static const char *const kTypes[] = {"member_added", "member_removed", "member_joined",
+                                         "member_left"};
+    const char *type = event.kind == 9000 ? kTypes[0]
+        : event.kind == 9001              ? kTypes[1]
+        : event.kind == 9021              ? kTypes[2]
+                                          : kTypes[3];
+    nlohmann::json content = {{"type", type}, {"actor", event.pubkey}};
+    if (event.kind == 9000 || event.kind == 9001)
+        content["target"] = target;
+    if (!m_emitter.emitSystemMessage(tx, channel, content, now, emitted))
+        return false;
+    if ((wasAdmin || member.isAdmin()) && !m_emitter.emitAdmins(tx, channel, now, emitted))
+        return false;
+    return m_emitter.emitMembers(tx, channel, now, emitted);
+}
+
+bool ChannelAdmin::applyMetadata(store::Database::WriteTransaction &tx, const nostr::Event &event,
+                                 const model::Channel &channel, std::int64_t now,
+                                 std::vector<StoredEvent> &emitted)
+{
+    model::Channel updated = channel;
+    std::vector<nlohmann::json> messages;
+    if (const std::string *name = event.tagValue("name"))
+        updated.name = *name;
+    if (const std::string *about = event.tagValue("about"))
+        updated.about = *about;
+    if (const std::string *visibility = event.tagValue("visibility");
+        visibility && *visibility != channel.visibility) {
+        updated.visibility = *visibility;
+        messages.push_back(
+            {{"type", "visibility_changed"}, {"actor", event.pubkey}, {"visibility", *visibility}});
+    }
+    if (const std::string *topic = event.tagValue("topic")) {
+        updated.topic = *topic;
+        messages.push_back({{"type", "topic_changed"}, {"actor", event.pubkey}, {"topic", *topic}});
+    }
+    if (const std::string *purpose = event.tagValue("purpose")) {
+        updated.purpose = *purpose;
+        messages.push_back(
+            {{"type", "purpose_changed"}, {"actor", event.pubkey}, {"purpose", *purpose}});
+    }
+    if (const std::string *ttl = event.tagValue("ttl")) {
+        updated.ttl = ttl->empty() ? std::nullopt : parsePositive(*ttl);
+        messages.push_back({{"type", "ttl_changed"}, {"actor", event.pubkey}});
+    }
+    if (const std::string *archived = event.tagValue("archived")) {
+        updated.archived = *archived == "true";
+        if (updated.archived != channel.archived)
+            messages.push_back(
+                {{"type", updated.archived ? "channel_archived" : "channel_unarchived"},
+                 {"actor", event.pubkey}});
+    }
+    if (!tx.rows().upsertChannel(updated))
+        return false;
+    for (const auto &message : messages) {
+        if (!m_emitter.emitSystemMessage(tx, updated, message, now, emitted))
+            return false;
+    }
+    return m_emitter.emitMetadata(tx, updated, now, emitted);
+}
+
+} // namespace buzz::relay::ingest

@@ -1,0 +1,278 @@
+#include "relay/ingest/IngestPipeline.h"
+
+#include "relay/ingest/CanvasCas.h"
+#include "relay/ingest/EventPrechecks.h"
+#include "relay/ingest/KindRules.h"
+#include "relay/ingest/ThreadResolver.h"
+#include "relay/store/EventReader.h"
+
+#include <QLoggingCategory>
+#include <QUuid>
+
+#include <nlohmann/json.hpp>
+
+Q_LOGGING_CATEGORY(lcIngest, "buzz.relay.ingest")
+
+namespace buzz::relay::ingest {
+
+namespace {
+using Status = IngestResult::Status;
+using Outcome = IngestPipeline::Outcome;
+
+Outcome reject(std::string message, Status status = Status::Rejected)
+{
+    return Outcome {IngestResult {status, std::move(message)}, {}};
+}
+
+Outcome internalError()
+{
+    return reject("error: internal server error", Status::Internal);
+}
+
+// Reactions: the last well-formed `e` tag names the target.
+const std::string *reactionTarget(const nostr::Event &event)
+{
+    const std::string *target = nullptr;
+    for (const auto &tag : event.tags) {
+        if (tag.size() >= 2 && tag[0] == "e" && KindRules::isHex64(tag[1]))
+            target = &tag[1];
+    }
+    return target;
+}
+
+std::optional<std::string> addressTag(const nostr::Event &event)
+{
+    if (!nostr::isParameterizedReplaceableKind(event.kind))
+        return std::nullopt;
+    const std::string *d = event.tagValue("d");
+    return d ? *d : std::string();
+}
+} // namespace
+
+Outcome IngestPipeline::ingest(const nostr::Event &event, const RequestContext &context,
+                               std::int64_t now, std::int64_t nowMs)
+{
+    if (auto rejected = EventPrechecks::run(event, context, now))
+        return Outcome {*rejected, {}};
+    auto tx = m_database.beginWrite(context.community, nowMs);
+    if (!tx)
+        return internalError();
+    Outcome outcome = ingestLocked(*tx, event, context, now);
+    if (outcome.result.status != Status::Stored) {
+        tx->rollback(); // rejections and duplicates write nothing
+        return outcome;
+    }
+    if (!tx->commit(nowMs)) {
+        qCWarning(lcIngest) << "commit failed for kind" << event.kind;
+        return internalError();
+    }
+    return outcome;
+}
+
+Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
+                                     const nostr::Event &event, const RequestContext &context,
+                                     std::int64_t now)
+{
+    const std::string &community = context.community;
+    store::EventReader reader(tx.connection());
+    const int kind = event.kind;
+
+    // Step 5: channel resolution.
+    std::optional<std::string> channelId;
+    std::optional<store::EventReader::Found> target;
+    std::string newChannelId;
+    if (kind == 7) {
+        const std::string *targetId = reactionTarget(event);
+        if (!targetId)
+            return reject("invalid: reaction must reference a target event via e tag");
+        target = reader.findById(community, *targetId);
+        if (!target || target->deletedAt)
+            return reject("invalid: reaction target event not found");
+        channelId = target->stored.channel;
+    } else if (kind == 5) {
+        if (const std::string *targetId = event.tagValue("e")) {
+            target = reader.findById(community, *targetId);
+            if (target)
+                channelId = target->stored.channel;
+        }
+    } else if (kind == 9007) {
+        channelId = KindRules::channelFromTags(event);
+        if (!channelId)
+            channelId = QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString();
+        newChannelId = *channelId;
+    } else if (!KindRules::isGlobal(kind)) {
+        channelId = KindRules::channelFromTags(event);
+    }
+
+    // Step 6.
+    if (KindRules::requiresChannel(kind) && !channelId)
+        return reject("invalid: channel-scoped events must include an h tag");
+
+    std::optional<model::Channel> channel;
+    if (channelId && kind != 9007)
+        channel = reader.channel(community, *channelId);
+
+    // Step 8: channel access for writes = member or open channel.
+    if (channelId && kind != 9021 && kind != 9007) {
+        if (!channel)
+            return KindRules::isChannelAdmin(kind) ? reject("invalid: channel not found")
+                                                   : reject("restricted: not a channel member");
+        if (!channel->isOpen()) {
+            const auto member = reader.member(community, *channelId, event.pubkey);
+            if (!member || !member->active())
+                return reject("restricted: not a channel member");
+        }
+    }
+
+    // Step 9: NIP-29 admin rules (9007 and 9021 follow at steps 16/17).
+    if (KindRules::isChannelAdmin(kind) && kind != 9007 && kind != 9021 && kind != 9005) {
+        if (auto rejected =
+                m_admin.validate(tx, event, community, channel ? &*channel : nullptr, newChannelId))
+            return Outcome {*rejected, {}};
+    }
+
+    // Step 10: NIP-09 deletions only by the target's author.
+    if (kind == 5) {
+        for (const auto &targetId : event.tagValues("e")) {
+            const auto found = reader.findById(community, targetId);
+            if (!found)
+                return reject("invalid: target event not found");
+            if (found->stored.event.pubkey != event.pubkey)
+                return reject("invalid: must be event author");
+        }
+    }
+
+    // Step 11: archived channels are read-only, except the unarchive edit itself.
+    if (channel && channel->archived) {
+        const std::string *archived = event.tagValue("archived");
+        if (!(kind == 9002 && archived && *archived == "false"))
+            return reject("invalid: channel is archived");
+    }
+
+    // Step 12: exactly one deletion target.
+    if (KindRules::isDeletion(kind)) {
+        const int eCount = event.tagCount("e");
+        const int aCount = event.tagCount("a");
+        if (eCount + aCount != 1)
+            return reject(
+                "invalid: deletion events must reference exactly one target via e or a tag (got e="
+                + std::to_string(eCount) + ", a=" + std::to_string(aCount) + ")");
+        if (eCount == 0)
+            return reject(
+                "invalid: target event not found"); // no addressable kinds are client-writable here
+    }
+    if (kind == 9005) {
+        target = reader.findById(community, *event.tagValue("e"));
+        if (!target || target->stored.channel != channelId)
+            return reject("invalid: target event not found");
+        if (target->stored.event.pubkey != event.pubkey) {
+            const auto actor = reader.member(community, *channelId, event.pubkey);
+            if (!actor || !actor->isAdmin())
+                return reject("invalid: actor not authorized");
+        }
+    }
+
+    // Step 13: edits.
+    if (kind == 40003) {
+        const std::string *targetId = event.tagValue("e");
+        const auto edited = targetId ? reader.findById(community, *targetId) : std::nullopt;
+        if (!edited || edited->deletedAt)
+            return reject("invalid: edit target event not found");
+        if (edited->stored.event.pubkey != event.pubkey)
+            return reject("invalid: must be event author to edit");
+        if (edited->stored.channel != channelId)
+            return reject("invalid: target event belongs to a different channel");
+    }
+
+    // Canvas precondition shape and the 300 s future bound.
+    CanvasCas::Expectation expectation;
+    if (kind == 40100) {
+        if (auto rejected = CanvasCas::validate(event, now, expectation))
+            return Outcome {*rejected, {}};
+    }
+
+    // Steps 16/17.
+    if (kind == 9007 || kind == 9021) {
+        if (auto rejected =
+                m_admin.validate(tx, event, community, channel ? &*channel : nullptr, newChannelId))
+            return Outcome {*rejected, {}};
+    }
+
+    // Step 19: NIP-10 ancestry — never for canvases.
+    std::optional<model::ThreadLink> thread;
+    if (KindRules::requiresChannel(kind) && kind != 40100) {
+        auto resolved = ThreadResolver::resolve(reader, community, channelId, event);
+        if (resolved.rejection)
+            return Outcome {*resolved.rejection, {}};
+        thread = resolved.link;
+    }
+
+    // Step 20: kind 0 content.
+    if (kind == 0 && !nlohmann::json::accept(event.content))
+        return reject("invalid: kind:0 content must be valid JSON");
+
+    // Step 20a: one reaction per (target, actor, emoji).
+    const std::string emoji = event.content.empty() ? "+" : event.content;
+    if (kind == 7 && reader.reactionExists(community, target->stored.event.id, event.pubkey, emoji))
+        return reject("duplicate: reaction already exists", Status::RejectedDuplicate);
+
+    // Store.
+    StoredEvent stored {event, event.toJson(), community, channelId};
+    if (kind == 40100) {
+        const auto decision = CanvasCas::decide(reader, community, *channelId, event, expectation);
+        if (decision.rejection)
+            return Outcome {*decision.rejection, {}};
+        if (decision.decision == CanvasCas::Decision::DuplicateHead)
+            return reject("duplicate:", Status::Duplicate);
+    }
+    std::optional<std::string> replacedId;
+    if (nostr::isReplaceableKind(kind)) {
+        // Newer created_at wins; same second → lower id wins; losers are answered "duplicate:".
+        if (const auto live = reader.liveReplaceable(community, kind, event.pubkey, std::nullopt)) {
+            if (live->createdAt > event.createdAt
+                || (live->createdAt == event.createdAt && live->id <= event.id))
+                return reject("duplicate:", Status::Duplicate);
+            replacedId = live->id;
+        }
+    }
+    switch (tx.rows().insertEvent(stored, addressTag(event), now, thread)) {
+    case store::RowWriter::InsertOutcome::Failed:
+        return internalError();
+    case store::RowWriter::InsertOutcome::AlreadyExists:
+        return reject("duplicate:", Status::Duplicate);
+    case store::RowWriter::InsertOutcome::Inserted:
+        break;
+    }
+    if (replacedId && !tx.rows().softDelete(community, *replacedId, now))
+        return internalError();
+
+    // Side effects, in the same transaction.
+    Outcome outcome {IngestResult {Status::Stored, ""}, {}};
+    outcome.committed.push_back(std::move(stored));
+    bool ok = true;
+    if (KindRules::isChannelAdmin(kind) && kind != 9005) {
+        ok = m_admin.apply(tx, event, community, channel ? &*channel : nullptr, newChannelId, now,
+                           outcome.committed);
+    } else if (kind == 5) {
+        ok = tx.rows().softDelete(community, target->stored.event.id, now)
+            && (target->stored.event.kind != 7
+                || tx.rows().removeReactionByEvent(community, target->stored.event.id));
+    } else if (kind == 9005) {
+        ok = tx.rows().softDelete(community, target->stored.event.id, now)
+            && (target->stored.event.kind != 7
+                || tx.rows().removeReactionByEvent(community, target->stored.event.id))
+            && m_emitter.emitSystemMessage(tx, *channel,
+                                           {{"type", "message_deleted"},
+                                            {"actor", event.pubkey},
+                                            {"target_event_id", target->stored.event.id}},
+                                           now, outcome.committed);
+    } else if (kind == 7) {
+        ok = tx.rows().insertReaction(community, target->stored.event.id, event.pubkey, emoji,
+                                      event.id);
+    }
+    if (!ok)
+        return internalError();
+    return outcome;
+}
+
+} // namespace buzz::relay::ingest

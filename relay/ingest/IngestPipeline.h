@@ -1,0 +1,44 @@
+#pragma once
+
+#include "relay/RelayEngine.h"
+#include "relay/ingest/ChannelAdmin.h"
+#include "relay/ingest/RelayEmitter.h"
+#include "relay/store/Database.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace buzz::relay::ingest {
+
+// The ordered checks of reference §6 and the store step, all in one writer transaction: an event
+// is answered accepted only after that transaction (event row, side-effect rows, relay-signed
+// events and the commit-log record) committed; any failure rolls back everything.
+class IngestPipeline
+{
+public:
+    IngestPipeline(store::Database &database, RelayEmitter &emitter)
+        : m_database(database)
+        , m_emitter(emitter)
+        , m_admin(emitter)
+    { }
+
+    struct Outcome
+    {
+        IngestResult result;
+        std::vector<StoredEvent>
+            committed; // the event (if newly stored) then relay-signed side effects
+    };
+
+    Outcome ingest(const nostr::Event &event, const RequestContext &context, std::int64_t now,
+                   std::int64_t nowMs);
+
+private:
+    Outcome ingestLocked(store::Database::WriteTransaction &tx, const nostr::Event &event,
+                         const RequestContext &context, std::int64_t now);
+
+    store::Database &m_database;
+    RelayEmitter &m_emitter;
+    ChannelAdmin m_admin;
+};
+
+} // namespace buzz::relay::ingest

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace buzz::nostr {
+struct Event;
+}
+
+namespace buzz::relay::ingest {
+
+// Which kinds the relay accepts from clients and how each is scoped (reference §3.1, §6 steps 4–6).
+class KindRules
+{
+public:
+    static bool isAllowedFromClient(int kind);
+    // Kinds that must carry an `h` tag (step 6). 9021 has its own message and is not listed.
+    static bool requiresChannel(int kind);
+    // Kinds stored without a channel even when they carry an `h` tag.
+    static bool isGlobal(int kind);
+    // NIP-29 admin kinds whose rules live in ChannelAdmin (step 9).
+    static bool isChannelAdmin(int kind);
+    // Kinds the relay signs itself; never accepted from clients.
+    static bool isRelaySigned(int kind);
+    static bool isDeletion(int kind) { return kind == 5 || kind == 9005; }
+
+    // The first `h` value that parses as a UUID, lower-cased (the resolved channel id).
+    static std::optional<std::string> channelFromTags(const nostr::Event &event);
+    static bool isUuid(std::string_view text);
+    static bool isHex64(std::string_view text);
+};
+
+} // namespace buzz::relay::ingest

@@ -1,0 +1,114 @@
+#include "relay/ingest/RelayEmitter.h"
+
+#include "relay/store/EventReader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace buzz::relay::ingest {
+
+nostr::Event RelayEmitter::sign(int kind, std::int64_t createdAt, nostr::Tags tags,
+                                std::string content) const
+{
+    nostr::Event event;
+    event.kind = kind;
+    event.createdAt = createdAt;
+    event.tags = std::move(tags);
+    event.content = std::move(content);
+    m_key.signEvent(event);
+    return event;
+}
+
+bool RelayEmitter::storeAddressable(store::Database::WriteTransaction &tx,
+                                    const model::Channel &channel, int kind, nostr::Tags tags,
+                                    std::int64_t now, std::vector<StoredEvent> &emitted)
+{
+    store::EventReader reader(tx.connection());
+    const auto previous =
+        reader.liveReplaceable(channel.community, kind, publicKeyHex(), channel.uuid);
+    const std::int64_t createdAt = previous ? std::max(now, previous->createdAt + 1) : now;
+    StoredEvent stored;
+    stored.event = sign(kind, createdAt, std::move(tags), "");
+    stored.json = stored.event.toJson();
+    stored.community = channel.community;
+    stored.channel = channel.uuid;
+    if (tx.rows().insertEvent(stored, channel.uuid, now, std::nullopt)
+        != store::RowWriter::InsertOutcome::Inserted)
+        return false;
+    if (previous && !tx.rows().softDelete(channel.community, previous->id, now))
+        return false;
+    emitted.push_back(std::move(stored));
+    return true;
+}
+
+bool RelayEmitter::emitMetadata(store::Database::WriteTransaction &tx,
+                                const model::Channel &channel, std::int64_t now,
+                                std::vector<StoredEvent> &emitted)
+{
+    nostr::Tags tags {{"d", channel.uuid}, {"name", channel.name}};
+    if (!channel.about.empty())
+        tags.push_back({"about", channel.about});
+    tags.push_back({channel.isOpen() ? "public" : "private"});
+    tags.push_back({"closed"});
+    tags.push_back({"t", channel.channelType});
+    if (channel.topic)
+        tags.push_back({"topic", *channel.topic});
+    if (channel.purpose)
+        tags.push_back({"purpose", *channel.purpose});
+    if (channel.archived)
+        tags.push_back({"archived", "true"});
+    if (channel.ttl)
+        tags.push_back({"ttl", std::to_string(*channel.ttl)});
+    return storeAddressable(tx, channel, 39000, std::move(tags), now, emitted);
+}
+
+bool RelayEmitter::emitAdmins(store::Database::WriteTransaction &tx, const model::Channel &channel,
+                              std::int64_t now, std::vector<StoredEvent> &emitted)
+{
+    nostr::Tags tags {{"d", channel.uuid}};
+    for (const auto &member :
+         store::EventReader(tx.connection()).activeMembers(channel.community, channel.uuid)) {
+        if (member.isAdmin())
+            tags.push_back({"p", member.pubkey, member.role});
+    }
+    return storeAddressable(tx, channel, 39001, std::move(tags), now, emitted);
+}
+
+bool RelayEmitter::emitMembers(store::Database::WriteTransaction &tx, const model::Channel &channel,
+                               std::int64_t now, std::vector<StoredEvent> &emitted)
+{
+    nostr::Tags tags {{"d", channel.uuid}};
+    for (const auto &member :
+         store::EventReader(tx.connection()).activeMembers(channel.community, channel.uuid))
+        tags.push_back({"p", member.pubkey, "", member.role});
+    return storeAddressable(tx, channel, 39002, std::move(tags), now, emitted);
+}
+
+bool RelayEmitter::emitAllDiscovery(store::Database::WriteTransaction &tx,
+                                    const model::Channel &channel, std::int64_t now,
+                                    std::vector<StoredEvent> &emitted)
+{
+    return emitMetadata(tx, channel, now, emitted) && emitAdmins(tx, channel, now, emitted)
+        && emitMembers(tx, channel, now, emitted);
+}
+
+bool RelayEmitter::emitSystemMessage(store::Database::WriteTransaction &tx,
+                                     const model::Channel &channel, const nlohmann::json &content,
+                                     std::int64_t now, std::vector<StoredEvent> &emitted)
+{
+    StoredEvent stored;
+    stored.event = sign(40099, now, {{"h", channel.uuid}}, content.dump());
+    stored.json = stored.event.toJson();
+    stored.community = channel.community;
+    stored.channel = channel.uuid;
+    const auto outcome = tx.rows().insertEvent(stored, std::nullopt, now, std::nullopt);
+    if (outcome == store::RowWriter::InsertOutcome::Failed)
+        return false;
+    // An identical message in the same second already exists: nothing new to announce.
+    if (outcome == store::RowWriter::InsertOutcome::Inserted)
+        emitted.push_back(std::move(stored));
+    return true;
+}
+
+} // namespace buzz::relay::ingest

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "net/nostr/Keys.h"
+#include "relay/RelayEngine.h"
+#include "relay/model/Channel.h"
+#include "relay/store/Database.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace buzz::relay::ingest {
+
+// Writes the relay-signed side-effect events (39000/39001/39002 discovery, 40099 system messages)
+// into the caller's write transaction, so they commit — or vanish — with the change that caused
+// them.
+class RelayEmitter
+{
+public:
+    explicit RelayEmitter(nostr::SecretKey key)
+        : m_key(std::move(key))
+    { }
+
+    const std::string &publicKeyHex() const { return m_key.publicKeyHex(); }
+
+    // Each returns false on a storage failure; successfully stored events are appended to
+    // `emitted`.
+    bool emitMetadata(store::Database::WriteTransaction &tx, const model::Channel &channel,
+                      std::int64_t now, std::vector<StoredEvent> &emitted);
+    bool emitAdmins(store::Database::WriteTransaction &tx, const model::Channel &channel,
+                    std::int64_t now, std::vector<StoredEvent> &emitted);
+    bool emitMembers(store::Database::WriteTransaction &tx, const model::Channel &channel,
+                     std::int64_t now, std::vector<StoredEvent> &emitted);
+    bool emitAllDiscovery(store::Database::WriteTransaction &tx, const model::Channel &channel,
+                          std::int64_t now, std::vector<StoredEvent> &emitted);
+    bool emitSystemMessage(store::Database::WriteTransaction &tx, const model::Channel &channel,
+                           const nlohmann::json &content, std::int64_t now,
+                           std::vector<StoredEvent> &emitted);
+
+    nostr::Event sign(int kind, std::int64_t createdAt, nostr::Tags tags,
+                      std::string content) const;
+
+private:
+    // Parameterised-replaceable store: created_at = max(now, previous + 1), previous soft-deleted.
+    bool storeAddressable(store::Database::WriteTransaction &tx, const model::Channel &channel,
+                          int kind, nostr::Tags tags, std::int64_t now,
+                          std::vector<StoredEvent> &emitted);
+
+    nostr::SecretKey m_key;
+};
+
+} // namespace buzz::relay::ingest

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "relay/RelayEngine.h"
+#include "relay/model/ThreadLink.h"
+#include "relay/store/EventReader.h"
+
+#include <optional>
+#include <string>
+
+namespace buzz::relay::ingest {
+
+// NIP-10 ancestry of a channel message (reference §3.3, §6 step 19): marked `e` tags only.
+class ThreadResolver
+{
+public:
+    static constexpr int kMaxDepth = 100;
+
+    struct Result
+    {
+        std::optional<IngestResult> rejection;
+        std::optional<model::ThreadLink> link; // nullopt: not a reply
+    };
+    static Result resolve(store::EventReader &reader, const std::string &community,
+                          const std::optional<std::string> &channel, const nostr::Event &event);
+};
+
+} // namespace buzz::relay::ingest

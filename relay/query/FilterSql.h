@@ -1,0 +1,43 @@
+#pragma once
+
+#include "relay/RelayEngine.h"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace buzz::relay::store {
+class Statement;
+}
+
+namespace buzz::relay::query {
+
+// Filter → one parameterised SQL statement. Everything SQL can express is pushed down (so pages
+// are not cut short by post-filtering); the caller still re-matches every row with EventMatcher.
+class FilterSql
+{
+public:
+    enum class Mode { Page, Count, Thread };
+    static constexpr int kMaxLimit = 1000;
+    static constexpr int kThreadDefaultLimit = 100;
+    static constexpr int kThreadMaxLimit = 500;
+
+    struct Plan
+    {
+        std::string sql;
+        std::vector<std::variant<std::int64_t, std::string>> bindings;
+        bool matchesNothing = false;
+        void bindTo(store::Statement &statement) const;
+    };
+
+    // `accessibleChannels`: the filter's `#h` values the viewer may read (lower-cased), when the
+    // filter has `#h`; ignored otherwise (then the viewer's access is expressed in SQL).
+    static Plan build(const nostr::Filter &filter, const std::string &community,
+                      const std::string &viewer, const std::vector<std::string> &accessibleChannels,
+                      Mode mode);
+
+    static int effectiveLimit(const nostr::Filter &filter, Mode mode);
+};
+
+} // namespace buzz::relay::query

@@ -1,0 +1,216 @@
+#include "relay/query/QueryService.h"
+
+#include "relay/query/AccessPolicy.h"
+#include "relay/query/EventMatcher.h"
+#include "relay/query/FilterSql.h"
+#include "relay/store/EventReader.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+#include <unordered_set>
+
+Q_LOGGING_CATEGORY(lcQuery, "buzz.relay.query")
+
+namespace buzz::relay::query {
+
+namespace {
+std::string lowered(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+FilterSql::Mode pageMode(const nostr::Filter &filter)
+{
+    const auto e = filter.tags.find('e');
+    if (filter.depthLimit && e != filter.tags.end() && e->second.size() == 1)
+        return FilterSql::Mode::Thread;
+    return FilterSql::Mode::Page;
+}
+
+// The filter's `#h` values the viewer may read, lower-cased as channels are stored.
+std::vector<std::string> accessibleChannels(store::EventReader &reader, const nostr::Filter &filter,
+                                            const RequestContext &context)
+{
+    std::vector<std::string> channels;
+    const auto h = filter.tags.find('h');
+    if (h == filter.tags.end())
+        return channels;
+    for (const auto &value : h->second) {
+        std::string channel = lowered(value);
+        if (std::find(channels.begin(), channels.end(), channel) == channels.end()
+            && reader.canRead(context.community, channel, context.pubkey))
+            channels.push_back(std::move(channel));
+    }
+    return channels;
+}
+
+QueryResult failure(QueryResult::Status status, std::string message)
+{
+    QueryResult result;
+    result.status = status;
+    result.message = std::move(message);
+    return result;
+}
+} // namespace
+
+bool QueryService::isHttpPath(ReadPath path)
+{
+    switch (path) {
+    case ReadPath::BridgeQuery:
+    case ReadPath::BridgeCount:
+    case ReadPath::BridgeCountFallback:
+    case ReadPath::BridgeThreadAux:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::string QueryService::httpGateFailure(const std::vector<nostr::Filter> &filters,
+                                          const std::string &viewer)
+{
+    for (const auto &filter : filters) {
+        if (!AccessPolicy::pGateAllows(filter, viewer))
+            return AccessPolicy::kHttpPGate;
+    }
+    for (const auto &filter : filters) {
+        if (!AccessPolicy::engramGateAllows(filter, viewer))
+            return AccessPolicy::kEngramGate;
+    }
+    return {};
+}
+
+store::ReadRequest QueryService::readRequestFor(const std::vector<nostr::Filter> &filters,
+                                                ReadPath path)
+{
+    store::ReadRequest request;
+    request.path = path;
+    request.strong =
+        std::any_of(filters.begin(), filters.end(), [](const auto &f) { return f.isStrong(); });
+    // Channel metadata (39000) gates what clients believe about a channel: always the writer.
+    request.mustUseWriter = std::any_of(filters.begin(), filters.end(), [](const auto &f) {
+        return !f.kinds || std::find(f.kinds->begin(), f.kinds->end(), 39000) != f.kinds->end();
+    });
+    request.channel = AccessPolicy::subscriptionChannel(filters);
+    if (filters.size() == 1)
+        request.until = filters.front().until;
+    return request;
+}
+
+QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
+                                const RequestContext &context, ReadPath path)
+{
+    if (isHttpPath(path)) {
+        if (auto gate = httpGateFailure(filters, context.pubkey); !gate.empty())
+            return failure(QueryResult::Status::Forbidden, gate);
+    }
+    auto lease = m_database.read(readRequestFor(filters, path));
+    if (!lease)
+        return failure(QueryResult::Status::Internal, "internal server error");
+    QueryResult result;
+    result.route = lease.route();
+    result.routeReason = lease.reason();
+    const bool dedupe = !isHttpPath(path);
+    std::unordered_set<std::string> seen;
+    store::EventReader reader(lease.connection());
+    for (const auto &filter : filters) {
+        const auto mode = pageMode(filter);
+        const auto plan = FilterSql::build(filter, context.community, context.pubkey,
+                                           accessibleChannels(reader, filter, context), mode);
+        if (plan.matchesNothing)
+            continue;
+        auto statement = lease.connection().prepare(plan.sql);
+        if (!statement.valid())
+            return failure(QueryResult::Status::Internal, "internal server error");
+        plan.bindTo(statement);
+        while (statement.step()) {
+            StoredEvent stored = store::EventReader::rowToStoredEvent(statement);
+            if (!EventMatcher::matches(filter, stored))
+                continue;
+            if (dedupe && !seen.insert(stored.event.id).second)
+                continue;
+            result.events.push_back(std::move(stored));
+        }
+        if (!statement.ok()) {
+            qCWarning(lcQuery) << "query failed:" << lease.connection().lastError().c_str();
+            return failure(QueryResult::Status::Internal, "internal server error");
+        }
+    }
+    return result;
+}
+
+QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
+                                const RequestContext &context, ReadPath path)
+{
+    if (isHttpPath(path)) {
+        if (auto gate = httpGateFailure(filters, context.pubkey); !gate.empty())
+            return failure(QueryResult::Status::Forbidden, gate);
+    }
+    auto lease = m_database.read(readRequestFor(filters, path));
+    if (!lease)
+        return failure(QueryResult::Status::Internal, "internal server error");
+    QueryResult result;
+    result.route = lease.route();
+    result.routeReason = lease.reason();
+    store::EventReader reader(lease.connection());
+    for (const auto &filter : filters) {
+        // Totals are summed across filters, not de-duplicated (reference §4.4).
+        const auto plan =
+            FilterSql::build(filter, context.community, context.pubkey,
+                             accessibleChannels(reader, filter, context), FilterSql::Mode::Count);
+        if (plan.matchesNothing)
+            continue;
+        auto statement = lease.connection().prepare(plan.sql);
+        if (!statement.valid())
+            return failure(QueryResult::Status::Internal, "internal server error");
+        plan.bindTo(statement);
+        if (statement.step())
+            result.count += statement.int64(0);
+        if (!statement.ok())
+            return failure(QueryResult::Status::Internal, "internal server error");
+    }
+    return result;
+}
+
+AdmissionResult QueryService::admit(const std::vector<nostr::Filter> &filters,
+                                    const RequestContext &context)
+{
+    const bool anySearch = std::any_of(filters.begin(), filters.end(),
+                                       [](const auto &f) { return f.search.has_value(); });
+    const bool allSearch = std::all_of(filters.begin(), filters.end(),
+                                       [](const auto &f) { return f.search.has_value(); });
+    if (anySearch && !allSearch)
+        return std::string("error: mixed search and non-search filters not supported");
+    if (const auto channel = AccessPolicy::subscriptionChannel(filters)) {
+        if (!canRead(context.community, lowered(*channel), context.pubkey))
+            return std::string("restricted: not a channel member");
+        return std::nullopt;
+    }
+    // Global subscriptions: the sensitive-kind gates (§5.4 applies them to global subs only on WS).
+    for (const auto &filter : filters) {
+        if (!AccessPolicy::pGateAllows(filter, context.pubkey))
+            return std::string(AccessPolicy::kWsPGate);
+    }
+    for (const auto &filter : filters) {
+        if (!AccessPolicy::engramGateAllows(filter, context.pubkey))
+            return std::string(AccessPolicy::kEngramGate);
+    }
+    return std::nullopt;
+}
+
+bool QueryService::canRead(const std::string &community, const std::string &channel,
+                           const std::string &pubkey)
+{
+    store::ReadRequest request;
+    request.mustUseWriter = true; // permission reads gate live fan-out: always the writer
+    request.channel = channel;
+    auto lease = m_database.read(request);
+    if (!lease)
+        return false;
+    return store::EventReader(lease.connection()).canRead(community, channel, pubkey);
+}
+
+} // namespace buzz::relay::query

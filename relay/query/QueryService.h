@@ -1,0 +1,40 @@
+#pragma once
+
+#include "relay/RelayEngine.h"
+#include "relay/store/Database.h"
+
+#include <string>
+#include <vector>
+
+namespace buzz::relay::query {
+
+// Reads: filters → SQL on a connection chosen by the database's ReadRouter, then the full re-match,
+// channel access and (on WebSocket) de-duplication across filters.
+class QueryService
+{
+public:
+    explicit QueryService(store::Database &database)
+        : m_database(database)
+    { }
+
+    QueryResult query(const std::vector<nostr::Filter> &filters, const RequestContext &context,
+                      ReadPath path);
+    QueryResult count(const std::vector<nostr::Filter> &filters, const RequestContext &context,
+                      ReadPath path);
+    AdmissionResult admit(const std::vector<nostr::Filter> &filters, const RequestContext &context);
+    bool canRead(const std::string &community, const std::string &channel,
+                 const std::string &pubkey);
+
+    static bool isHttpPath(ReadPath path);
+
+private:
+    // 403 message when an HTTP request fails a gate (p-gated or engram kinds), else empty.
+    static std::string httpGateFailure(const std::vector<nostr::Filter> &filters,
+                                       const std::string &viewer);
+    static store::ReadRequest readRequestFor(const std::vector<nostr::Filter> &filters,
+                                             ReadPath path);
+
+    store::Database &m_database;
+};
+
+} // namespace buzz::relay::query

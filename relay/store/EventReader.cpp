@@ -1,0 +1,225 @@
+#include "relay/store/EventReader.h"
+
+#include "relay/store/SqliteConnection.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace buzz::relay::store {
+
+namespace {
+nostr::Tags parseTags(std::string_view text)
+{
+    nostr::Tags tags;
+    const auto json = nlohmann::json::parse(text, nullptr, false);
+    if (!json.is_array())
+        return tags;
+    tags.reserve(json.size());
+    for (const auto &tag : json) {
+        nostr::Tag values;
+        values.reserve(tag.size());
+        for (const auto &value : tag)
+            values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
+        tags.push_back(std::move(values));
+    }
+    return tags;
+}
+
+model::Channel rowToChannel(const Statement &row)
+{
+    model::Channel channel;
+    channel.community = row.text(0);
+    channel.uuid = row.text(1);
+    channel.name = row.text(2);
+    channel.visibility = row.text(3);
+    channel.channelType = row.text(4);
+    channel.about = row.text(5);
+    channel.topic = row.optionalText(6);
+    channel.purpose = row.optionalText(7);
+    channel.ttl = row.optionalInt64(8);
+    channel.archived = row.int64(9) != 0;
+    channel.createdBy = row.text(10);
+    channel.createdAt = row.int64(11);
+    channel.createEventId = row.text(12);
+    return channel;
+}
+
+model::ChannelMember rowToMember(const Statement &row)
+{
+    model::ChannelMember member;
+    member.community = row.text(0);
+    member.channel = row.text(1);
+    member.pubkey = row.text(2);
+    member.role = row.text(3);
+    member.joinedAt = row.int64(4);
+    member.removedAt = row.optionalInt64(5);
+    return member;
+}
+} // namespace
+
+StoredEvent EventReader::rowToStoredEvent(const Statement &row, int c)
+{
+    StoredEvent stored;
+    stored.json = row.text(c);
+    stored.community = row.text(c + 1);
+    stored.channel = row.optionalText(c + 2);
+    nostr::Event &event = stored.event;
+    event.id = row.text(c + 3);
+    event.pubkey = row.text(c + 4);
+    event.createdAt = row.int64(c + 5);
+    event.kind = static_cast<int>(row.int64(c + 6));
+    event.tags = parseTags(row.text(c + 7));
+    event.content = row.text(c + 8);
+    event.sig = row.text(c + 9);
+    return stored;
+}
+
+std::optional<EventReader::Found> EventReader::findById(const std::string &community,
+                                                        const std::string &id)
+{
+    auto select =
+        m_connection.prepare(std::string("SELECT ") + kEventColumns
+                             + ", e.deleted_at FROM events e WHERE e.community = ?1 AND e.id = ?2");
+    select.bindStatic(1, community);
+    select.bindStatic(2, id);
+    if (!select.step())
+        return std::nullopt;
+    return Found {rowToStoredEvent(select), select.optionalInt64(kEventColumnCount)};
+}
+
+std::optional<EventReader::Found> EventReader::findByExactPair(const std::string &community,
+                                                               const std::string &id,
+                                                               std::int64_t createdAt)
+{
+    auto select =
+        m_connection.prepare(std::string("SELECT ") + kEventColumns
+                             + ", e.deleted_at FROM events e INDEXED BY events_by_time "
+                               "WHERE e.created_at = ?2 AND e.id = ?3 AND e.community = ?1");
+    select.bindStatic(1, community);
+    select.bind(2, createdAt);
+    select.bindStatic(3, id);
+    if (!select.step())
+        return std::nullopt;
+    return Found {rowToStoredEvent(select), select.optionalInt64(kEventColumnCount)};
+}
+
+std::optional<EventReader::Head> EventReader::canvasHead(const std::string &community,
+                                                         const std::string &channel)
+{
+    auto select = m_connection.prepare(
+        "SELECT id, created_at FROM events INDEXED BY events_by_channel_kind WHERE community = ?1 "
+        "AND channel = ?2 "
+        "AND kind = 40100 AND deleted_at IS NULL ORDER BY created_at DESC, id ASC LIMIT 1");
+    select.bindStatic(1, community);
+    select.bindStatic(2, channel);
+    if (!select.step())
+        return std::nullopt;
+    return Head {std::string(select.text(0)), select.int64(1)};
+}
+
+std::optional<EventReader::Head>
+EventReader::liveReplaceable(const std::string &community, int kind, const std::string &pubkey,
+                             const std::optional<std::string> &dTag)
+{
+    auto select = dTag
+        ? m_connection.prepare(
+            "SELECT id, created_at FROM events WHERE community = ?1 AND kind = ?2 AND pubkey = ?3 "
+            "AND d_tag = ?4 AND deleted_at IS NULL ORDER BY created_at DESC, id ASC LIMIT 1")
+        : m_connection.prepare(
+            "SELECT id, created_at FROM events WHERE community = ?1 AND kind = ?2 AND pubkey = ?3 "
+            "AND deleted_at IS NULL ORDER BY created_at DESC, id ASC LIMIT 1");
+    select.bindStatic(1, community);
+    select.bind(2, kind);
+    select.bindStatic(3, pubkey);
+    if (dTag)
+        select.bindStatic(4, *dTag);
+    if (!select.step())
+        return std::nullopt;
+    return Head {std::string(select.text(0)), select.int64(1)};
+}
+
+std::optional<model::Channel> EventReader::channel(const std::string &community,
+                                                   const std::string &uuid)
+{
+    auto select = m_connection.prepare(
+        "SELECT community, uuid, name, visibility, channel_type, about, topic, purpose, ttl, "
+        "archived, created_by, "
+        "created_at, create_event_id FROM channels WHERE community = ?1 AND uuid = ?2");
+    select.bindStatic(1, community);
+    select.bindStatic(2, uuid);
+    if (!select.step())
+        return std::nullopt;
+    return rowToChannel(select);
+}
+
+std::optional<model::ChannelMember> EventReader::member(const std::string &community,
+                                                        const std::string &channel,
+                                                        const std::string &pubkey)
+{
+    auto select = m_connection.prepare(
+        "SELECT community, channel, pubkey, role, joined_at, removed_at FROM "
+        "channel_members WHERE community = ?1 AND channel = ?2 AND pubkey = ?3");
+    select.bindStatic(1, community);
+    select.bindStatic(2, channel);
+    select.bindStatic(3, pubkey);
+    if (!select.step())
+        return std::nullopt;
+    return rowToMember(select);
+}
+
+std::vector<model::ChannelMember> EventReader::activeMembers(const std::string &community,
+                                                             const std::string &channel)
+{
+    auto select =
+        m_connection.prepare("SELECT community, channel, pubkey, role, joined_at, removed_at FROM "
+                             "channel_members WHERE community = ?1 "
+                             "AND channel = ?2 AND removed_at IS NULL ORDER BY joined_at, pubkey");
+    select.bindStatic(1, community);
+    select.bindStatic(2, channel);
+    std::vector<model::ChannelMember> members;
+    while (select.step())
+        members.push_back(rowToMember(select));
+    return members;
+}
+
+bool EventReader::canRead(const std::string &community, const std::string &channel,
+                          const std::string &pubkey)
+{
+    auto select = m_connection.prepare("SELECT 1 FROM channels c WHERE c.community = ?1 AND c.uuid "
+                                       "= ?2 AND (c.visibility = 'open' OR EXISTS "
+                                       "(SELECT 1 FROM channel_members m WHERE m.community = ?1 "
+                                       "AND m.channel = ?2 AND m.pubkey = ?3 AND "
+                                       "m.removed_at IS NULL))");
+    select.bindStatic(1, community);
+    select.bindStatic(2, channel);
+    select.bindStatic(3, pubkey);
+    return select.step();
+}
+
+bool EventReader::reactionExists(const std::string &community, const std::string &targetId,
+                                 const std::string &pubkey, const std::string &emoji)
+{
+    auto select = m_connection.prepare("SELECT 1 FROM reactions WHERE community = ?1 AND target_id "
+                                       "= ?2 AND pubkey = ?3 AND emoji = ?4");
+    select.bindStatic(1, community);
+    select.bindStatic(2, targetId);
+    select.bindStatic(3, pubkey);
+    select.bindStatic(4, emoji);
+    return select.step();
+}
+
+std::optional<model::ThreadLink> EventReader::threadLink(const std::string &community,
+                                                         const std::string &eventId)
+{
+    auto select = m_connection.prepare("SELECT root_id, parent_id, depth FROM thread_metadata "
+                                       "WHERE community = ?1 AND event_id = ?2");
+    select.bindStatic(1, community);
+    select.bindStatic(2, eventId);
+    if (!select.step())
+        return std::nullopt;
+    return model::ThreadLink {std::string(select.text(0)), std::string(select.text(1)),
+                              static_cast<int>(select.int64(2))};
+}
+
+} // namespace buzz::relay::store

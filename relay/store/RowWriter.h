@@ -1,0 +1,56 @@
+#pragma once
+
+#include "relay/RelayEngine.h"
+#include "relay/model/Channel.h"
+#include "relay/model/ChannelMember.h"
+#include "relay/model/ThreadLink.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace buzz::relay::store {
+
+class SqliteConnection;
+
+// Every row mutation of the store, in one place. The writer records each operation into the
+// transaction's change (the commit-log record); a replica replays the same operations through the
+// same code with recording off, so writer and replica rows can never drift apart.
+class RowWriter
+{
+public:
+    enum class InsertOutcome { Inserted, AlreadyExists, Failed };
+
+    // `change` (nullable) receives one JSON op per mutation.
+    RowWriter(SqliteConnection &connection, nlohmann::json *change)
+        : m_connection(connection)
+        , m_change(change)
+    { }
+
+    InsertOutcome insertEvent(const StoredEvent &stored, const std::optional<std::string> &dTag,
+                              std::int64_t receivedAt,
+                              const std::optional<model::ThreadLink> &thread);
+    bool softDelete(const std::string &community, const std::string &id, std::int64_t deletedAt);
+    bool upsertChannel(const model::Channel &channel);
+    bool upsertMember(const model::ChannelMember &member);
+    bool insertReaction(const std::string &community, const std::string &targetId,
+                        const std::string &pubkey, const std::string &emoji,
+                        const std::string &eventId);
+    bool removeReactionByEvent(const std::string &community, const std::string &eventId);
+
+    // Applies one recorded change (a commit-log record) — the replica side of the same contract.
+    static bool applyChange(SqliteConnection &connection, const nlohmann::json &change);
+
+    // Tags as compact JSON exactly as on the wire.
+    static std::string tagsJson(const nostr::Tags &tags);
+
+private:
+    void record(nlohmann::json op);
+
+    SqliteConnection &m_connection;
+    nlohmann::json *m_change;
+};
+
+} // namespace buzz::relay::store
