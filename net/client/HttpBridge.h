@@ -28,6 +28,22 @@ struct RequestOptions
     std::chrono::milliseconds timeout {10000}; // whole request, like the real CLI's 10 s
 };
 
+// Helpers for call sites inside coroutines: g++ 12 miscompiles braced-init temporaries
+// ({filter}, {"caller"}) in a co_await expression, so build them through plain functions.
+inline RequestOptions options(QString caller,
+                              std::chrono::milliseconds timeout = std::chrono::milliseconds(10000))
+{
+    return RequestOptions {std::move(caller), timeout};
+}
+template<class... F>
+std::vector<nostr::Filter> filters(F... each)
+{
+    std::vector<nostr::Filter> list;
+    list.reserve(sizeof...(each));
+    (list.push_back(std::move(each)), ...);
+    return list;
+}
+
 // Answer to POST /events. 200 answers land here, including accepted=false ones
 // ("duplicate: channel already exists"); 4xx/5xx (incl. 409 CAS conflicts) are RelayErrors.
 struct PublishResponse

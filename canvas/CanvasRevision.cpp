@@ -1,0 +1,21 @@
+#include "canvas/CanvasRevision.h"
+
+namespace buzz::canvas {
+
+std::optional<CanvasRevision> CanvasRevision::fromEvent(const nostr::Event &event)
+{
+    if (event.kind != kCanvasKind)
+        return std::nullopt;
+    CanvasRevision revision;
+    revision.eventId = QString::fromStdString(event.id);
+    if (const std::string *channel = event.tagValue("h"))
+        revision.channel = QString::fromStdString(*channel).toLower();
+    revision.content = QString::fromStdString(event.content);
+    revision.createdAt = event.createdAt;
+    revision.author = QString::fromStdString(event.pubkey);
+    if (const std::string *expected = event.tagValue("expected-revision"))
+        revision.expectedRevision = QString::fromStdString(*expected);
+    return revision;
+}
+
+} // namespace buzz::canvas

@@ -1,0 +1,106 @@
+#include "canvas/ProfileCache.h"
+
+#include "net/client/HttpBridge.h"
+#include "net/client/RelayConnection.h"
+#include "net/nostr/Nip19.h"
+
+namespace buzz::canvas {
+
+using client::fail;
+using client::Result;
+
+namespace {
+constexpr int kBatchSize = 500;
+}
+
+ProfileCache::ProfileCache(client::RelayConnection *connection, QObject *parent)
+    : QObject(parent)
+    , m_connection(connection)
+{
+    m_batchTimer.setSingleShot(true);
+    m_batchTimer.setInterval(50);
+    connect(&m_batchTimer, &QTimer::timeout, this, &ProfileCache::flushQueue);
+}
+
+QString ProfileCache::displayName(const QString &pubkey)
+{
+    const QString key = pubkey.toLower();
+    auto it = m_profiles.constFind(key);
+    if (it != m_profiles.constEnd())
+        return it->label();
+    request({key});
+    return QString::fromStdString(nostr::nip19::shortNpub(key.toStdString()));
+}
+
+std::optional<ProfileHit> ProfileCache::profile(const QString &pubkey) const
+{
+    auto it = m_profiles.constFind(pubkey.toLower());
+    if (it == m_profiles.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+void ProfileCache::request(const QStringList &pubkeys)
+{
+    for (const QString &pubkey : pubkeys) {
+        const QString key = pubkey.toLower();
+        if (!m_profiles.contains(key) && !m_requested.contains(key))
+            m_queued.insert(key);
+    }
+    if (!m_queued.isEmpty() && !m_batchTimer.isActive())
+        m_batchTimer.start();
+}
+
+void ProfileCache::insert(const ProfileHit &profile)
+{
+    m_profiles.insert(profile.pubkey.toLower(), profile);
+    emit profilesUpdated({profile.pubkey.toLower()});
+}
+
+void ProfileCache::flushQueue()
+{
+    const QStringList batch(m_queued.begin(), m_queued.end());
+    m_queued.clear();
+    if (!batch.isEmpty())
+        fetch(batch); // fire and forget: profilesUpdated reports the result
+}
+
+QCoro::Task<Result<void>> ProfileCache::fetch(QStringList pubkeys)
+{
+    QStringList wanted;
+    for (const QString &pubkey : pubkeys) {
+        const QString key = pubkey.toLower();
+        if (!m_profiles.contains(key) && !wanted.contains(key))
+            wanted.append(key);
+    }
+    for (qsizetype start = 0; start < wanted.size(); start += kBatchSize) {
+        nostr::Filter filter;
+        filter.kinds = std::vector<int> {0};
+        std::vector<std::string> authors;
+        for (const QString &key : wanted.mid(start, kBatchSize)) {
+            authors.push_back(key.toStdString());
+            m_requested.insert(key);
+        }
+        filter.limit = static_cast<int>(authors.size());
+        filter.authors = std::move(authors);
+        auto response = co_await m_connection->bridge()->query(
+            client::filters(filter), client::options(QStringLiteral("profiles")));
+        if (!response) {
+            for (const QString &key : wanted.mid(start, kBatchSize))
+                m_requested.remove(key); // allow a later retry
+            co_return fail(response.error());
+        }
+        QStringList updated;
+        for (const nostr::Event &event : response->events) {
+            if (auto hit = SearchService::profileFromEvent(event)) {
+                m_profiles.insert(hit->pubkey.toLower(), *hit);
+                updated.append(hit->pubkey.toLower());
+            }
+        }
+        if (!updated.isEmpty())
+            emit profilesUpdated(updated);
+    }
+    co_return Result<void>();
+}
+
+} // namespace buzz::canvas

@@ -1,0 +1,132 @@
+#include "canvas/SearchService.h"
+
+#include "net/client/HttpBridge.h"
+#include "net/client/RelayConnection.h"
+#include "net/nostr/Nip19.h"
+
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace buzz::canvas {
+
+using client::fail;
+using client::RelayError;
+using client::Result;
+
+QString ProfileHit::label() const
+{
+    if (!displayName.isEmpty())
+        return displayName;
+    if (!name.isEmpty())
+        return name;
+    return QString::fromStdString(nostr::nip19::shortNpub(pubkey.toStdString()));
+}
+
+std::optional<ProfileHit> SearchService::profileFromEvent(const nostr::Event &event)
+{
+    if (event.kind != 0)
+        return std::nullopt;
+    const QJsonDocument document =
+        QJsonDocument::fromJson(QByteArray::fromStdString(event.content));
+    ProfileHit hit;
+    hit.pubkey = QString::fromStdString(event.pubkey);
+    if (document.isObject()) {
+        const QJsonObject object = document.object();
+        hit.displayName = object.value(QLatin1String("display_name")).toString().trimmed();
+        hit.name = object.value(QLatin1String("name")).toString().trimmed();
+        hit.nip05 = object.value(QLatin1String("nip05")).toString().trimmed();
+        hit.picture = object.value(QLatin1String("picture")).toString();
+    }
+    return hit;
+}
+
+SearchService::SearchService(client::RelayConnection *connection, QObject *parent)
+    : QObject(parent)
+    , m_connection(connection)
+{ }
+
+QCoro::Task<Result<std::vector<CanvasRevision>>>
+SearchService::searchCanvases(QString query, std::optional<QString> channel, int limit)
+{
+    nostr::Filter filter;
+    filter.kinds = std::vector<int> {kCanvasKind};
+    filter.search = query.toStdString();
+    filter.limit = std::clamp(limit, 1, 500);
+    if (channel)
+        filter.tags['h'] = {channel->toLower().toStdString()};
+    auto response = co_await m_connection->bridge()->query(
+        client::filters(filter), client::options(QStringLiteral("search")));
+    if (!response)
+        co_return fail(response.error());
+    std::vector<CanvasRevision> revisions;
+    for (const nostr::Event &event : response->events) {
+        if (auto revision = CanvasRevision::fromEvent(event))
+            revisions.push_back(std::move(*revision));
+    }
+    co_return revisions;
+}
+
+namespace {
+
+// 0 exact, 1 prefix, 2 substring, 3 no match.
+int matchQuality(const QString &field, const QString &needle)
+{
+    if (field.isEmpty())
+        return 3;
+    if (field.compare(needle, Qt::CaseInsensitive) == 0)
+        return 0;
+    if (field.startsWith(needle, Qt::CaseInsensitive))
+        return 1;
+    if (field.contains(needle, Qt::CaseInsensitive))
+        return 2;
+    return 3;
+}
+
+int profileRank(const ProfileHit &hit, const QString &needle)
+{
+    const QString fields[] = {hit.displayName, hit.name, hit.nip05};
+    int best = 3 * 3 + 3;
+    for (int field = 0; field < 3; ++field)
+        best = std::min(best, matchQuality(fields[field], needle) * 3 + field);
+    return best;
+}
+
+} // namespace
+
+QCoro::Task<Result<std::vector<ProfileHit>>> SearchService::searchProfiles(QString query, int limit)
+{
+    const QString needle = query.trimmed();
+    nostr::Filter filter;
+    filter.kinds = std::vector<int> {0};
+    if (!needle.isEmpty())
+        filter.search = needle.toStdString();
+    filter.limit = std::clamp(std::max(limit, 50), 1, 500);
+    auto response = co_await m_connection->bridge()->query(
+        client::filters(filter), client::options(QStringLiteral("search_profiles")));
+    if (!response)
+        co_return fail(response.error());
+    QHash<QString, std::pair<ProfileHit, qint64>> newest; // one hit per pubkey: the newest profile
+    for (const nostr::Event &event : response->events) {
+        auto hit = profileFromEvent(event);
+        if (!hit)
+            continue;
+        auto it = newest.find(hit->pubkey);
+        if (it == newest.end() || event.createdAt > it->second)
+            newest.insert(hit->pubkey, {*hit, event.createdAt});
+    }
+    std::vector<ProfileHit> hits;
+    for (const auto &entry : newest)
+        hits.push_back(entry.first);
+    std::stable_sort(hits.begin(), hits.end(), [&](const ProfileHit &a, const ProfileHit &b) {
+        const int ra = profileRank(a, needle), rb = profileRank(b, needle);
+        return ra != rb ? ra < rb : a.label().compare(b.label(), Qt::CaseInsensitive) < 0;
+    });
+    if (static_cast<int>(hits.size()) > limit)
+        hits.resize(static_cast<std::size_t>(std::max(limit, 0)));
+    co_return hits;
+}
+
+} // namespace buzz::canvas
