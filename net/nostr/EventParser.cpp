@@ -10,6 +10,40 @@ namespace buzz::nostr::detail {
 
 namespace {
 
+// Length of the valid UTF-8 sequence starting with a non-ASCII byte at `p`, or 0 if invalid.
+std::size_t utf8SequenceLength(const char *p, const char *end)
+{
+    const auto *bytes = reinterpret_cast<const unsigned char *>(p);
+    const unsigned char lead = bytes[0];
+    std::size_t length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) {
+        length = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+        length = 3;
+        if (lead == 0xe0)
+            low = 0xa0;
+        else if (lead == 0xed)
+            high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+        length = 4;
+        if (lead == 0xf0)
+            low = 0x90;
+        else if (lead == 0xf4)
+            high = 0x8f;
+    } else {
+        return 0;
+    }
+    if (static_cast<std::size_t>(end - p) < length || bytes[1] < low || bytes[1] > high)
+        return 0;
+    for (std::size_t k = 2; k < length; ++k) {
+        if (bytes[k] < 0x80 || bytes[k] > 0xbf)
+            return 0;
+    }
+    return length;
+}
+
 // Cursor over the JSON text; every method returns false to abandon the fast path.
 class Reader
 {
@@ -47,7 +81,7 @@ public:
         return m_pos == m_end;
     }
 
-    // A JSON string into `out` (replacing its contents).
+    // A JSON string into `out` (replacing its contents), validating UTF-8 in the same pass.
     bool readString(std::string &out)
     {
         if (!consume('"'))
@@ -55,19 +89,9 @@ public:
         out.clear();
         const char *runStart = m_pos;
         while (true) {
-            // Scan a run of plain bytes; most strings end here without a single escape.
-            while (m_pos < m_end) {
-                const auto c = static_cast<unsigned char>(*m_pos);
-                if (c == '"' || c == '\\' || c < 0x20)
-                    break;
-                ++m_pos;
-            }
-            if (m_pos >= m_end)
+            if (!skipPlainBytes())
                 return false;
-            const std::string_view run(runStart, static_cast<std::size_t>(m_pos - runStart));
-            if (!isValidUtf8(run))
-                return false;
-            out.append(run);
+            out.append(runStart, static_cast<std::size_t>(m_pos - runStart));
             const char c = *m_pos;
             if (c == '"') {
                 ++m_pos;
@@ -104,6 +128,41 @@ public:
     }
 
 private:
+    // Advances over bytes that need no attention (printable ASCII other than '"' and '\\', and
+    // valid UTF-8 sequences), eight ASCII bytes per step. Stops at '"', '\\' or a control byte;
+    // false on invalid UTF-8 or end of input.
+    bool skipPlainBytes()
+    {
+        constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+        constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+        while (true) {
+            while (m_end - m_pos >= 8) {
+                std::uint64_t word;
+                std::memcpy(&word, m_pos, sizeof word);
+                const std::uint64_t quote = word ^ (kOnes * '"');
+                const std::uint64_t backslash = word ^ (kOnes * '\\');
+                const std::uint64_t attention = ((quote - kOnes) & ~quote)
+                    | ((backslash - kOnes) & ~backslash) | ((word - kOnes * 0x20) & ~word) | word;
+                if (attention & kHighs)
+                    break;
+                m_pos += 8;
+            }
+            if (m_pos >= m_end)
+                return false;
+            const auto c = static_cast<unsigned char>(*m_pos);
+            if (c == '"' || c == '\\' || c < 0x20)
+                return true;
+            if (c < 0x80) {
+                ++m_pos;
+                continue;
+            }
+            const std::size_t length = utf8SequenceLength(m_pos, m_end);
+            if (!length)
+                return false;
+            m_pos += length;
+        }
+    }
+
     static bool readHex4(const char *p, std::uint32_t &out)
     {
         out = 0;
@@ -283,52 +342,27 @@ bool parseEventFast(std::string_view json, Event &event)
 
 bool isValidUtf8(std::string_view text)
 {
-    const auto *bytes = reinterpret_cast<const unsigned char *>(text.data());
-    const std::size_t size = text.size();
-    std::size_t i = 0;
-    while (i < size) {
+    const char *p = text.data();
+    const char *end = p + text.size();
+    while (p < end) {
         // ASCII runs, eight bytes at a time.
-        while (i + 8 <= size) {
+        while (end - p >= 8) {
             std::uint64_t word;
-            std::memcpy(&word, bytes + i, sizeof word);
+            std::memcpy(&word, p, sizeof word);
             if (word & 0x8080808080808080ull)
                 break;
-            i += 8;
+            p += 8;
         }
-        if (i >= size)
+        if (p >= end)
             break;
-        const unsigned char lead = bytes[i];
-        if (lead < 0x80) {
-            ++i;
+        if (static_cast<unsigned char>(*p) < 0x80) {
+            ++p;
             continue;
         }
-        std::size_t length = 0;
-        unsigned char low = 0x80;
-        unsigned char high = 0xbf;
-        if (lead >= 0xc2 && lead <= 0xdf) {
-            length = 2;
-        } else if (lead >= 0xe0 && lead <= 0xef) {
-            length = 3;
-            if (lead == 0xe0)
-                low = 0xa0;
-            else if (lead == 0xed)
-                high = 0x9f;
-        } else if (lead >= 0xf0 && lead <= 0xf4) {
-            length = 4;
-            if (lead == 0xf0)
-                low = 0x90;
-            else if (lead == 0xf4)
-                high = 0x8f;
-        } else {
+        const std::size_t length = utf8SequenceLength(p, end);
+        if (!length)
             return false;
-        }
-        if (size - i < length || bytes[i + 1] < low || bytes[i + 1] > high)
-            return false;
-        for (std::size_t k = 2; k < length; ++k) {
-            if (bytes[i + k] < 0x80 || bytes[i + k] > 0xbf)
-                return false;
-        }
-        i += length;
+        p += length;
     }
     return true;
 }

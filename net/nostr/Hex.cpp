@@ -25,6 +25,16 @@ constexpr std::array<std::int8_t, 256> makeNibbleTable()
 
 constexpr auto kNibble = makeNibbleTable();
 
+constexpr std::array<std::uint8_t, 256> makeNotLowerHexTable()
+{
+    std::array<std::uint8_t, 256> table {};
+    for (int c = 0; c < 256; ++c)
+        table[c] = ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) ? 0 : 1;
+    return table;
+}
+
+constexpr auto kNotLowerHex = makeNotLowerHexTable();
+
 } // namespace
 
 std::string toHex(const std::uint8_t *data, std::size_t size)
@@ -55,11 +65,11 @@ bool isLowerHex(std::string_view text, std::size_t length)
 {
     if (text.size() != length)
         return false;
-    for (const char c : text) {
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-            return false;
-    }
-    return true;
+    // Branch-free over the whole string: ids, keys and signatures are checked on every event.
+    unsigned bad = 0;
+    for (const char c : text)
+        bad |= kNotLowerHex[static_cast<unsigned char>(c)];
+    return bad == 0;
 }
 
 } // namespace buzz::nostr

@@ -55,6 +55,8 @@ private slots:
     void strictParseNamesTheField_data();
     void strictParseNamesTheField();
     void serializeRoundTrips();
+    void textAndValueParsersAgree_data();
+    void textAndValueParsersAgree();
     void signedEventsVerify();
     void secretKeyParsing();
     void generatedKeysDiffer();
@@ -388,6 +390,65 @@ void TestNostrEvent::serializeRoundTrips()
         QVERIFY(nlohmann::json::parse(json) == vector["event"]);
         QVERIFY(event.toJsonValue() == vector["event"]);
     }
+}
+
+void TestNostrEvent::textAndValueParsersAgree_data()
+{
+    QTest::addColumn<QString>("json");
+    const std::string head = R"({"id":")" + std::string(64, 'a') + R"(","pubkey":")"
+        + std::string(64, 'b') + R"(","sig":")" + std::string(128, 'c') + R"(",)";
+    const auto add = [&](const char *name, const std::string &rest) {
+        QTest::newRow(name) << QString::fromStdString(head + rest);
+    };
+    add("plain", R"("created_at":1,"kind":1,"tags":[],"content":"hi"})");
+    add("whitespace",
+        " \"created_at\" : 1 ,\n\t\"kind\":1,\r\"tags\" : [ [ ] , [ \"a\" , \"b\" ] ] , "
+        "\"content\" : \"\" } ");
+    add("escapes",
+        R"("created_at":1,"kind":1,"tags":[["t","\"\\\/\b\f\n\r\t"]],"content":"\u0041\u00e9\u20ac\ud83d\ude00\u0000"})");
+    add("raw utf-8",
+        R"("created_at":1,"kind":1,"tags":[["t","ünïcödé — 😀"]],"content":"日本語テキスト and more text to span words"})");
+    add("unknown key", R"("created_at":1,"kind":1,"tags":[],"content":"","extra":{"a":[1,2]}})");
+    add("duplicate key", R"("created_at":1,"kind":1,"kind":2,"tags":[],"content":""})");
+    add("zero", R"("created_at":0,"kind":0,"tags":[],"content":""})");
+    add("max kind", R"("created_at":9223372036854775807,"kind":65535,"tags":[],"content":""})");
+    add("minus zero", R"("created_at":-0,"kind":1,"tags":[],"content":""})");
+    add("exponent", R"("created_at":1e3,"kind":1,"tags":[],"content":""})");
+    add("leading zero", R"("created_at":01,"kind":1,"tags":[],"content":""})");
+    add("huge", R"("created_at":99999999999999999999,"kind":1,"tags":[],"content":""})");
+    add("kind 65536", R"("created_at":1,"kind":65536,"tags":[],"content":""})");
+    add("raw newline", "\"created_at\":1,\"kind\":1,\"tags\":[],\"content\":\"a\nb\"}");
+    add("lone surrogate", R"("created_at":1,"kind":1,"tags":[],"content":"\ud800"})");
+    add("bad utf-8", "\"created_at\":1,\"kind\":1,\"tags\":[],\"content\":\"\xc3\x28 and more\"}");
+    add("overlong utf-8", "\"created_at\":1,\"kind\":1,\"tags\":[],\"content\":\"\xc0\xaf\"}");
+    add("trailing garbage", R"("created_at":1,"kind":1,"tags":[],"content":""} x)");
+    add("trailing comma", R"("created_at":1,"kind":1,"tags":[],"content":"",})");
+    add("missing field", R"("created_at":1,"kind":1,"tags":[]})");
+    QTest::newRow("escaped id") << QString::fromStdString(
+        R"({"id":"\u0061)" + std::string(63, 'a') + R"(","pubkey":")" + std::string(64, 'b')
+        + R"(","sig":")" + std::string(128, 'c')
+        + R"(","created_at":1,"kind":1,"tags":[],"content":""})");
+}
+
+// Event::fromJson(text) takes a fast path for the common shape; it must accept and reject exactly
+// what the general (JSON value) path does, with the same result.
+void TestNostrEvent::textAndValueParsersAgree()
+{
+    QFETCH(QString, json);
+    const std::string text = json.toStdString();
+    const Expected<Event> fromText = Event::fromJson(text);
+    const nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    const Expected<Event> fromValue = value.is_discarded()
+        ? Expected<Event>(buzz::Unexpected(std::string("event: invalid JSON")))
+        : Event::fromJson(value);
+    QCOMPARE(fromText.hasValue(), fromValue.hasValue());
+    if (!fromText.hasValue()) {
+        QCOMPARE(fromText.error(), fromValue.error());
+        return;
+    }
+    QCOMPARE(fromText->toJson(), fromValue->toJson());
+    QVERIFY(fromText->tags == fromValue->tags);
+    QCOMPARE(fromText->content, fromValue->content);
 }
 
 void TestNostrEvent::signedEventsVerify()
