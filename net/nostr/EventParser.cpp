@@ -269,12 +269,14 @@ bool readTags(Reader &reader, Tags &tags)
     if (!reader.consume('['))
         return false;
     tags.clear();
+    tags.reserve(4); // typical events carry a handful of tags; avoids regrowth moves
     if (reader.consume(']'))
         return true;
     do {
         if (!reader.consume('['))
             return false;
         Tag &tag = tags.emplace_back();
+        tag.reserve(4);
         if (reader.consume(']'))
             continue;
         do {
