@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include <string.h> // explicit_bzero
+
 namespace buzz::nostr::bech32 {
 
 namespace {
@@ -78,6 +80,22 @@ bool convertBits(const std::vector<std::uint8_t> &in, int from, int to, bool pad
     return true;
 }
 
+// nsec payloads pass through these buffers: wipe them on every exit. Callers reserve up front so
+// no reallocation leaves an unwiped copy behind.
+class WipeOnExit
+{
+public:
+    explicit WipeOnExit(std::vector<std::uint8_t> &buffer)
+        : m_buffer(buffer)
+    { }
+    ~WipeOnExit() { explicit_bzero(m_buffer.data(), m_buffer.size()); }
+    WipeOnExit(const WipeOnExit &) = delete;
+    WipeOnExit &operator=(const WipeOnExit &) = delete;
+
+private:
+    std::vector<std::uint8_t> &m_buffer;
+};
+
 char toLower(char c)
 {
     return c >= 'A' && c <= 'Z' ? char(c + 32) : c;
@@ -89,9 +107,12 @@ std::string encode(std::string_view hrp, const std::vector<std::uint8_t> &bytes)
 {
     std::vector<std::uint8_t> groups;
     groups.reserve(bytes.size() * 8 / 5 + 1);
+    const WipeOnExit wipeGroups(groups);
     convertBits(bytes, 8, 5, true, groups);
 
     std::vector<std::uint8_t> values = expandHrp(hrp);
+    values.reserve(values.size() + groups.size() + 6);
+    const WipeOnExit wipeValues(values);
     values.insert(values.end(), groups.begin(), groups.end());
     values.resize(values.size() + 6, 0);
     const std::uint32_t checksum = polymod(values) ^ 1;
@@ -134,6 +155,8 @@ Expected<Decoded> decodeWithReason(std::string_view text, std::size_t maxLength)
         decoded.hrp.push_back(toLower(text[i]));
 
     std::vector<std::uint8_t> values = expandHrp(decoded.hrp);
+    values.reserve(values.size() + text.size() - separator - 1);
+    const WipeOnExit wipeValues(values);
     const std::size_t dataStart = values.size();
     for (std::size_t i = separator + 1; i < text.size(); ++i) {
         const int value = kReverse[static_cast<unsigned char>(text[i])];
@@ -144,8 +167,10 @@ Expected<Decoded> decodeWithReason(std::string_view text, std::size_t maxLength)
     if (polymod(values) != 1)
         return Unexpected(std::string("bad checksum"));
 
-    const std::vector<std::uint8_t> groups(values.begin() + static_cast<std::ptrdiff_t>(dataStart),
-                                           values.end() - 6);
+    std::vector<std::uint8_t> groups(values.begin() + static_cast<std::ptrdiff_t>(dataStart),
+                                     values.end() - 6);
+    const WipeOnExit wipeGroups(groups);
+    decoded.data.reserve(groups.size() * 5 / 8);
     if (!convertBits(groups, 5, 8, false, decoded.data))
         return Unexpected(std::string("bad padding"));
     return decoded;
