@@ -314,15 +314,21 @@ std::vector<DiffLine> Merge3::lineDiff(const QString &from, const QString &to)
     diff.compose();
     const auto sequence = diff.getSes().getSequence();
     lines.reserve(sequence.size());
+    // Within each changed stretch, removals first then additions (the familiar rendering).
+    std::vector<DiffLine> added;
     for (const auto &[element, info] : sequence) {
         Q_UNUSED(element)
-        if (info.type == dtl::SES_COMMON)
+        if (info.type == dtl::SES_COMMON) {
+            lines.insert(lines.end(), added.begin(), added.end());
+            added.clear();
             lines.push_back({DiffLine::Op::Same, fromLines.at(info.beforeIdx - 1)});
-        else if (info.type == dtl::SES_DELETE)
+        } else if (info.type == dtl::SES_DELETE) {
             lines.push_back({DiffLine::Op::Removed, fromLines.at(info.beforeIdx - 1)});
-        else
-            lines.push_back({DiffLine::Op::Added, toLines.at(info.afterIdx - 1)});
+        } else {
+            added.push_back({DiffLine::Op::Added, toLines.at(info.afterIdx - 1)});
+        }
     }
+    lines.insert(lines.end(), added.begin(), added.end());
     return lines;
 }
 

@@ -1,0 +1,141 @@
+#include "CliContext.h"
+
+#include "net/client/RequestLog.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+
+#include <cstdio>
+
+namespace buzz::cli {
+
+CliContext::CliContext(CliArguments arguments)
+    : m_args(std::move(arguments))
+{
+    // The CLI never waits on a desktop keychain prompt unless asked to.
+    const bool keychain = qEnvironmentVariableIsSet("BUZZ_USE_KEYCHAIN");
+    m_identity = std::make_unique<canvas::Identity>(
+        dataDir(),
+        keychain ? canvas::Identity::KeychainUse::Try : canvas::Identity::KeychainUse::Never);
+}
+
+CliContext::~CliContext() = default;
+
+QString CliContext::dataDir()
+{
+    const QString fromEnv = qEnvironmentVariable("BUZZ_DATA_DIR");
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+        + QStringLiteral("/buzz-canvas");
+}
+
+QCoro::Task<bool> CliContext::loadIdentity(bool required)
+{
+    if (const auto key = m_args.option(QStringLiteral("private-key"))) {
+        const auto used = m_identity->useExplicit(*key);
+        if (!used) {
+            m_exitCode = error(QStringLiteral("auth"),
+                               QStringLiteral("--private-key: ") + used.error(), ExitCode::Auth);
+            co_return false;
+        }
+    } else {
+        co_await m_identity->load();
+    }
+    if (!m_identity->hasKey() && required) {
+        QString message = QStringLiteral("no identity: pass --private-key, set BUZZ_PRIVATE_KEY, "
+                                         "or run `buzz-canvas-cli identity generate`");
+        if (!m_identity->lastError().isEmpty())
+            message += QStringLiteral(" (") + m_identity->lastError() + QLatin1Char(')');
+        m_exitCode = error(QStringLiteral("auth"), message, ExitCode::Auth);
+        co_return false;
+    }
+    if (m_connection && m_identity->hasKey())
+        m_connection->setSecretKey(m_identity->secretKey());
+    co_return m_identity->hasKey();
+}
+
+bool CliContext::connect()
+{
+    QString text =
+        m_args.option(QStringLiteral("relay")).value_or(qEnvironmentVariable("BUZZ_RELAY_URL"));
+    if (text.isEmpty())
+        text = QStringLiteral("http://localhost:3000");
+    const QUrl url = client::RelayConnection::parseRelayUrl(text);
+    if (url.isEmpty()) {
+        m_exitCode = usageError(QStringLiteral("invalid relay URL: ") + text);
+        return false;
+    }
+    m_connection = std::make_unique<client::RelayConnection>(url);
+    if (m_identity->hasKey())
+        m_connection->setSecretKey(m_identity->secretKey());
+    if (m_args.flag(QStringLiteral("trace"))) {
+        QObject::connect(m_connection->requestLog(), &client::RequestLog::entryAdded,
+                         [](const client::RequestLogEntry &entry) {
+                             std::fprintf(
+                                 stderr, "trace: %s\n",
+                                 client::RequestLog::formatLine(entry).toUtf8().constData());
+                         });
+    }
+    return true;
+}
+
+QString CliContext::requireChannel()
+{
+    QString channel =
+        m_args.option(QStringLiteral("channel")).value_or(qEnvironmentVariable("BUZZ_CHANNEL"));
+    if (channel.isEmpty()) {
+        m_exitCode = usageError(QStringLiteral("--channel is required"));
+        return {};
+    }
+    return channel.toLower();
+}
+
+void CliContext::printJson(const QJsonValue &value)
+{
+    QByteArray bytes;
+    if (value.isObject())
+        bytes = QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
+    else if (value.isArray())
+        bytes = QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact);
+    else if (value.isNull())
+        bytes = "null";
+    else
+        bytes = QJsonDocument(QJsonArray {value}).toJson(QJsonDocument::Compact).mid(1).chopped(1);
+    bytes += '\n';
+    printRaw(bytes);
+}
+
+void CliContext::printRaw(const QByteArray &bytes)
+{
+    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void CliContext::warn(const QString &message)
+{
+    std::fprintf(stderr, "%s\n", message.toUtf8().constData());
+}
+
+int CliContext::error(const QString &category, const QString &message, int exitCode)
+{
+    const QJsonObject object {{QStringLiteral("error"), category},
+                              {QStringLiteral("message"), message}};
+    std::fprintf(stderr, "%s\n", QJsonDocument(object).toJson(QJsonDocument::Compact).constData());
+    m_exitCode = exitCode;
+    return exitCode;
+}
+
+int CliContext::usageError(const QString &message)
+{
+    return error(QStringLiteral("usage"), message, ExitCode::Usage);
+}
+
+int CliContext::relayError(const client::RelayError &relayError)
+{
+    return error(relayError.cliCategory(), relayError.detail, relayError.cliExitCode());
+}
+
+} // namespace buzz::cli

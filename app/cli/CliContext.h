@@ -1,0 +1,61 @@
+#pragma once
+
+#include "CliArguments.h"
+#include "canvas/Identity.h"
+#include "net/client/RelayConnection.h"
+#include "net/client/RelayError.h"
+
+#include <QJsonValue>
+#include <QString>
+
+#include <qcoro/qcorotask.h>
+
+#include <memory>
+
+namespace buzz::cli {
+
+// Exit codes of the real Buzz CLI (reference §11.4).
+enum ExitCode { Ok = 0, Usage = 1, NotFound = 1, Relay = 2, Auth = 3, Other = 4, Conflict = 5 };
+
+// What every command needs: parsed arguments, the identity, the relay connection and the output
+// conventions (JSON on stdout; {"error":category,"message":…} on stderr).
+class CliContext
+{
+public:
+    explicit CliContext(CliArguments arguments);
+    ~CliContext();
+
+    const CliArguments &args() const { return m_args; }
+
+    // Resolves the key: --private-key, else BUZZ_PRIVATE_KEY, else the stored identity.
+    // On failure prints the error and returns false (exit code in exitCode()).
+    QCoro::Task<bool> loadIdentity(bool required);
+    canvas::Identity &identity() { return *m_identity; }
+
+    // Builds the connection from --relay / BUZZ_RELAY_URL (default http://localhost:3000).
+    bool connect();
+    client::RelayConnection &connection() { return *m_connection; }
+
+    // The --channel value (lower-cased), or prints a usage error and returns an empty string.
+    QString requireChannel();
+
+    int exitCode() const { return m_exitCode; }
+
+    // Output.
+    static void printJson(const QJsonValue &value);
+    static void printRaw(const QByteArray &bytes);
+    int usageError(const QString &message);
+    int error(const QString &category, const QString &message, int exitCode);
+    int relayError(const client::RelayError &error);
+    static void warn(const QString &message); // plain line on stderr
+
+    static QString dataDir(); // BUZZ_DATA_DIR or the app data dir of "buzz-canvas"
+
+private:
+    CliArguments m_args;
+    std::unique_ptr<canvas::Identity> m_identity;
+    std::unique_ptr<client::RelayConnection> m_connection;
+    int m_exitCode = ExitCode::Ok;
+};
+
+} // namespace buzz::cli
