@@ -1,0 +1,126 @@
+// Crash safety: a client streams events over WebSocket to a buzz-mock-relay process, the process is
+// SIGKILLed mid-stream, restarted on the same --data, and every event that had received OK true
+// must still be there (an OK is only sent after the transaction committed).
+
+#include "RelayTestFixture.h"
+#include "RelayTestFixtureWsClient.h"
+
+#include "net/nostr/Nip42.h"
+
+#include <QDateTime>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <set>
+
+using namespace buzz;
+using namespace buzz::relay::test;
+
+namespace {
+
+const QString kRelayBinary = QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
+
+// Starts the relay on 127.0.0.1:0 and returns its port from the one "listening" line (0 on
+// failure).
+quint16 startRelay(QProcess &process, const QString &dataDir)
+{
+    process.setProgram(kRelayBinary);
+    process.setArguments({QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                          QStringLiteral("--data"), dataDir});
+    process.setProcessChannelMode(QProcess::SeparateChannels);
+    process.start();
+    if (!process.waitForStarted(10000))
+        return 0;
+    QByteArray line;
+    while (!line.contains('\n')) {
+        if (!process.waitForReadyRead(15000))
+            return 0;
+        line += process.readAllStandardOutput();
+    }
+    const QByteArray prefix = "listening http://127.0.0.1:";
+    if (!line.startsWith(prefix))
+        return 0;
+    return quint16(line.mid(prefix.size()).trimmed().toUInt());
+}
+
+} // namespace
+
+class TestServerCrash : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void acknowledgedEventsSurviveSigkill();
+};
+
+void TestServerCrash::acknowledgedEventsSurviveSigkill()
+{
+    QVERIFY2(QFile::exists(kRelayBinary), "build buzz-mock-relay first");
+    QTemporaryDir dataDir;
+    QVERIFY(dataDir.isValid());
+    TestIdentity alice;
+
+    QProcess relay;
+    const quint16 port = startRelay(relay, dataDir.path());
+    QVERIFY(port != 0);
+    const std::string relayUrl = "ws://127.0.0.1:" + std::to_string(port);
+    const std::int64_t now = QDateTime::currentSecsSinceEpoch();
+
+    WsTestClient ws(QUrl(QString::fromStdString(relayUrl)));
+    QVERIFY(ws.connectAndAuthenticate(alice.key, relayUrl, now));
+
+    // Stream without waiting for each OK, collect OKs as they come, and kill the process once a
+    // good number are acknowledged while many more are still in flight.
+    constexpr int kTotal = 400;
+    std::vector<nostr::Event> events;
+    for (int i = 0; i < kTotal; ++i) {
+        events.push_back(alice.sign(1, now, {{"t", "crash"}}, "event " + std::to_string(i)));
+        ws.sendEvent(events.back());
+    }
+    std::set<std::string> acknowledged;
+    while (acknowledged.size() < 50) {
+        const auto ok = ws.waitForType("OK", 15000);
+        QVERIFY2(!ok.is_null(), "relay stopped acknowledging before the kill");
+        if (ok[2] == true)
+            acknowledged.insert(ok[1].get<std::string>());
+    }
+    relay.kill(); // SIGKILL: no clean shutdown
+    QVERIFY(relay.waitForFinished(10000));
+    // OKs that were already on the wire count too: they were sent after their commit.
+    while (true) {
+        const auto ok = ws.waitForType("OK", 0);
+        if (ok.is_null())
+            break;
+        if (ok[2] == true)
+            acknowledged.insert(ok[1].get<std::string>());
+    }
+    QVERIFY(ws.waitDisconnected(5000));
+    QVERIFY2(acknowledged.size() < std::size_t(kTotal),
+             "the kill came after every event was stored");
+
+    QProcess restarted;
+    const quint16 port2 = startRelay(restarted, dataDir.path());
+    QVERIFY(port2 != 0);
+    const std::string relayUrl2 = "ws://127.0.0.1:" + std::to_string(port2);
+    WsTestClient reader(QUrl(QString::fromStdString(relayUrl2)));
+    QVERIFY(
+        reader.connectAndAuthenticate(alice.key, relayUrl2, QDateTime::currentSecsSinceEpoch()));
+    reader.sendReq("all", {R"({"kinds":[1],"#t":["crash"],"limit":1000})"});
+    const auto stored = reader.eventsUntilEose("all", 15000);
+    QVERIFY(stored.has_value());
+    std::set<std::string> storedIds;
+    for (const auto &event : *stored)
+        storedIds.insert(event["id"].get<std::string>());
+    for (const auto &id : acknowledged)
+        QVERIFY2(storedIds.count(id), ("acknowledged event lost: " + id).c_str());
+    qInfo("acknowledged %zu of %d before SIGKILL; %zu stored after restart", acknowledged.size(),
+          kTotal, storedIds.size());
+    restarted.terminate();
+    QVERIFY(restarted.waitForFinished(10000));
+    QCOMPARE(restarted.exitStatus(), QProcess::NormalExit); // SIGTERM is a clean shutdown
+    QCOMPARE(restarted.exitCode(), 0);
+}
+
+QTEST_GUILESS_MAIN(TestServerCrash)
+#include "test_server_crash.moc"

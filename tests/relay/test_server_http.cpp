@@ -1,0 +1,327 @@
+// The HTTP side of the relay over real sockets: NIP-11, /health, /metrics, the bridge's answers
+// (reference §4.2–4.5), body limits, Host → community resolution and community isolation.
+
+#include "RelayTestFixture.h"
+#include "RelayTestFixtureHttpClient.h"
+
+#include <QtTest>
+
+using namespace buzz;
+using namespace buzz::relay;
+using namespace buzz::relay::test;
+
+class TestServerHttp : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void nip11WithNostrAccept();
+    void nip11IsTheFallbackAndOnInfo();
+    void healthAnswersOk();
+    void unknownHostIs404();
+    void unknownHostIs404OnTheBridgeBeforeAuth();
+    void loopbackAliasesReachTheDefaultCommunity();
+    void storedEventIsAcknowledgedAndQueryable();
+    void duplicateEventIsAcceptedWithDuplicateMessage();
+    void invalidEventJsonIs400();
+    void ingestRejectionUsesTheIngestStatus();
+    void invalidFiltersIs400();
+    void beforeIdWithoutUntilIs400Verbatim();
+    void invalidConsistencyIs400();
+    void pGatedQueryIs403();
+    void engramQueryIs403();
+    void countAnswersCountObject();
+    void readRouteHeaderOnQueryAndCount();
+    void bodyOverOneMebibyteIs413();
+    void communitiesAreIsolated();
+    void metricsExposeServerAndEngineCounters();
+};
+
+void TestServerHttp::nip11WithNostrAccept()
+{
+    RelayTestFixture relay;
+    QVERIFY(relay.isListening());
+    HttpTestClient http(relay);
+    const auto reply = http.get(QStringLiteral("/"), {{"Accept", "application/nostr+json"}});
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.header("Content-Type"), QByteArray("application/nostr+json"));
+    QCOMPARE(reply.header("Access-Control-Allow-Origin"), QByteArray("*"));
+    const auto doc = reply.json();
+    QCOMPARE(doc["name"], "Buzz Relay");
+    QCOMPARE(doc["self"], relay.relayPublicKey());
+    QCOMPARE(doc["limitation"]["max_message_length"], 65536);
+    QCOMPARE(doc["limitation"]["max_subscriptions"], 1024);
+    QCOMPARE(doc["limitation"]["max_filters"], 10);
+    QCOMPARE(doc["limitation"]["max_subid_length"], 256);
+    QCOMPARE(doc["limitation"]["auth_required"], true);
+    QCOMPARE(doc["supported_nips"],
+             nlohmann::json({1, 2, 10, 11, 16, 17, 23, 25, 29, 33, 38, 42, 50}));
+    // Field order is upstream's, so clients comparing bytes see the same document.
+    QVERIFY(reply.body.startsWith("{\"name\":\"Buzz Relay\",\"description\":"));
+}
+
+void TestServerHttp::nip11IsTheFallbackAndOnInfo()
+{
+    RelayTestFixture relay;
+    HttpTestClient http(relay);
+    const auto root = http.get(QStringLiteral("/"));
+    const auto info = http.get(QStringLiteral("/info"));
+    QCOMPARE(root.status, 200);
+    QCOMPARE(info.status, 200);
+    QCOMPARE(root.body, info.body);
+    QCOMPARE(root.json()["self"], relay.relayPublicKey());
+}
+
+void TestServerHttp::healthAnswersOk()
+{
+    RelayTestFixture relay;
+    HttpTestClient http(relay);
+    const auto reply = http.get(QStringLiteral("/health"));
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.body, QByteArray("ok"));
+}
+
+void TestServerHttp::unknownHostIs404()
+{
+    RelayTestFixture relay;
+    HttpTestClient http(relay);
+    http.setHostHeader("unknown.example:1234");
+    const auto reply = http.get(QStringLiteral("/info"));
+    QCOMPARE(reply.status, 404);
+    QCOMPARE(reply.body,
+             QByteArray(R"({"error":"relay: no community is configured for this host"})"));
+}
+
+void TestServerHttp::unknownHostIs404OnTheBridgeBeforeAuth()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    http.setHostHeader("unknown.example");
+    QCOMPARE(http.query(R"([{"kinds":[1]}])").error(),
+             "relay: no community is configured for this host");
+    http.setKey(nullptr); // unsigned: still the host answer, never "missing Nostr auth"
+    const auto reply = http.query(R"([{"kinds":[1]}])");
+    QCOMPARE(reply.status, 404);
+    QCOMPARE(reply.error(), "relay: no community is configured for this host");
+}
+
+void TestServerHttp::loopbackAliasesReachTheDefaultCommunity()
+{
+    RelayTestFixture relay;
+    HttpTestClient http(relay);
+    for (const QByteArray host :
+         {QByteArray("localhost:"), QByteArray("LOCALHOST:"), QByteArray("127.0.0.1:")}) {
+        http.setHostHeader(host + QByteArray::number(relay.port()));
+        QCOMPARE(http.get(QStringLiteral("/info")).status, 200);
+    }
+}
+
+void TestServerHttp::storedEventIsAcknowledgedAndQueryable()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    const std::string channel = relay.createChannel(alice);
+    QVERIFY(!channel.empty());
+    const auto message = alice.sign(9, relay.now(), {{"h", channel}}, "hello");
+    const auto reply = http.postEvent(message);
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.body,
+             QByteArray::fromStdString(R"({"event_id":")" + message.id
+                                       + R"(","accepted":true,"message":""})"));
+
+    const auto rows = http.query(R"([{"kinds":[9],"#h":[")" + channel + R"("]}])");
+    QCOMPARE(rows.status, 200);
+    // Served verbatim: the exact bytes the client signed and sent.
+    QCOMPARE(rows.body, QByteArray::fromStdString("[" + message.toJson() + "]"));
+}
+
+void TestServerHttp::duplicateEventIsAcceptedWithDuplicateMessage()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    const auto note = alice.sign(1, relay.now(), {}, "once");
+    QCOMPARE(http.postEvent(note).status, 200);
+    const auto again = http.postEvent(note);
+    QCOMPARE(again.status, 200);
+    QCOMPARE(again.json()["accepted"], true);
+    QCOMPARE(again.json()["message"], "duplicate:");
+}
+
+void TestServerHttp::invalidEventJsonIs400()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    const auto reply = http.post(QStringLiteral("/events"), "{\"kind\":");
+    QCOMPARE(reply.status, 400);
+    QVERIFY2(reply.error().rfind("invalid event JSON: ", 0) == 0, reply.body.constData());
+}
+
+void TestServerHttp::ingestRejectionUsesTheIngestStatus()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    TestIdentity mallory;
+    HttpTestClient http(relay, &mallory.key);
+    // Signed by alice, submitted by mallory: 403 with the ingest message.
+    const auto forged = alice.sign(1, relay.now(), {}, "not mine");
+    const auto reply = http.postEvent(forged);
+    QCOMPARE(reply.status, 403);
+    QCOMPARE(reply.error(), "invalid: event pubkey does not match authenticated identity");
+
+    HttpTestClient own(relay, &alice.key);
+    const auto unknownKind = own.postEvent(alice.sign(9009, relay.now(), {}, ""));
+    QCOMPARE(unknownKind.status, 400);
+    QCOMPARE(unknownKind.error(), "restricted: unknown event kind");
+}
+
+void TestServerHttp::invalidFiltersIs400()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    const auto notArray = http.query(R"({"kinds":[1]})");
+    QCOMPARE(notArray.status, 400);
+    QVERIFY2(notArray.error().rfind("invalid filters: ", 0) == 0, notArray.body.constData());
+    const auto badKinds = http.count(R"([{"kinds":"nine"}])");
+    QCOMPARE(badKinds.status, 400);
+    QVERIFY2(badKinds.error().rfind("invalid filters: ", 0) == 0, badKinds.body.constData());
+}
+
+void TestServerHttp::beforeIdWithoutUntilIs400Verbatim()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    const auto reply =
+        http.query(R"([{"kinds":[40100],"before_id":")" + std::string(64, 'a') + R"("}])");
+    QCOMPARE(reply.status, 400);
+    QCOMPARE(reply.error(), "before_id requires until to be set");
+}
+
+void TestServerHttp::invalidConsistencyIs400()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    QCOMPARE(http.query(R"([{"kinds":[1],"consistency":"strong"}])").status, 200);
+    const auto reply = http.query(R"([{"kinds":[1],"consistency":"eventual"}])");
+    QCOMPARE(reply.status, 400);
+    QVERIFY2(reply.error().rfind("consistency must be \"strong\"", 0) == 0, reply.body.constData());
+}
+
+void TestServerHttp::pGatedQueryIs403()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    const auto reply = http.query(R"([{"kinds":[44100]}])");
+    QCOMPARE(reply.status, 403);
+    QCOMPARE(reply.error(), "restricted: p-gated kinds require #p tag matching your pubkey");
+    QCOMPARE(http.query(R"([{"kinds":[44100],"#p":[")" + alice.pubkey() + R"("]}])").status, 200);
+}
+
+void TestServerHttp::engramQueryIs403()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    const auto reply = http.query(R"([{"kinds":[30174]}])");
+    QCOMPARE(reply.status, 403);
+    QCOMPARE(reply.error(), "restricted: agent-engram reads require authors=[self] or #p=[self]");
+}
+
+void TestServerHttp::countAnswersCountObject()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(
+            http.postEvent(alice.sign(1, relay.now() - i, {}, "note " + std::to_string(i))).status,
+            200);
+    const auto reply = http.count(R"([{"kinds":[1],"authors":[")" + alice.pubkey() + R"("]}])");
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.body, QByteArray(R"({"count":3})"));
+}
+
+void TestServerHttp::readRouteHeaderOnQueryAndCount()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    const auto query = http.query(R"([{"kinds":[1]}])");
+    const auto count = http.count(R"([{"kinds":[1]}])");
+    QVERIFY(query.header("X-Buzz-Read-Route").startsWith("writer; reason="));
+    QVERIFY(count.header("X-Buzz-Read-Route").startsWith("writer; reason="));
+    QVERIFY(
+        http.postEvent(alice.sign(1, relay.now(), {}, "x")).header("X-Buzz-Read-Route").isEmpty());
+}
+
+void TestServerHttp::bodyOverOneMebibyteIs413()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    const QByteArray huge(RelayServer::kMaxBodyBytes + 1, ' ');
+    QCOMPARE(http.post(QStringLiteral("/events"), huge).status, 413);
+    QCOMPARE(http.post(QStringLiteral("/query"), huge).status, 413);
+    // Exactly at the limit is parsed (and fails as JSON, not as size).
+    QByteArray atLimit(RelayServer::kMaxBodyBytes, ' ');
+    atLimit[0] = '[';
+    atLimit[atLimit.size() - 1] = ']';
+    QCOMPARE(http.post(QStringLiteral("/query"), atLimit).status, 200);
+}
+
+void TestServerHttp::communitiesAreIsolated()
+{
+    RelayTestFixture::Options options;
+    options.communities = {{"second.example", "second"}};
+    RelayTestFixture relay(options);
+    TestIdentity alice;
+    HttpTestClient local(relay, &alice.key);
+    HttpTestClient second(relay, &alice.key);
+    second.setHostHeader("second.example");
+
+    const std::string channel = relay.createChannel(alice);
+    QCOMPARE(local.postEvent(alice.sign(9, relay.now(), {{"h", channel}}, "local only")).status,
+             200);
+    QCOMPARE(local.postEvent(alice.sign(1, relay.now(), {}, "local note")).status, 200);
+
+    const std::string all = R"([{"kinds":[1,9,9007,39000,40100]}])";
+    QVERIFY(local.query(all).json().size() >= 2);
+    const auto seen = second.query(all);
+    QCOMPARE(seen.status, 200);
+    QCOMPARE(seen.body, QByteArray("[]"));
+    QCOMPARE(second.count(all).body, QByteArray(R"({"count":0})"));
+    // The second community cannot post into the first one's channel either.
+    const auto crossPost = second.postEvent(alice.sign(9, relay.now(), {{"h", channel}}, "cross"));
+    QVERIFY2(crossPost.status != 200 || crossPost.json()["accepted"] == false,
+             crossPost.body.constData());
+    QCOMPARE(local.query(R"([{"kinds":[9],"#h":[")" + channel + R"("]}])").json().size(),
+             std::size_t(1));
+}
+
+void TestServerHttp::metricsExposeServerAndEngineCounters()
+{
+    RelayTestFixture relay;
+    TestIdentity alice;
+    HttpTestClient http(relay, &alice.key);
+    QCOMPARE(http.postEvent(alice.sign(1, relay.now(), {}, "m")).status, 200);
+    http.setKey(nullptr);
+    QCOMPARE(http.query("[]").status, 401);
+    const auto metrics = http.get(QStringLiteral("/metrics"));
+    QCOMPARE(metrics.status, 200);
+    QVERIFY(metrics.header("Content-Type").startsWith("text/plain"));
+    QVERIFY(metrics.body.contains("buzz_http_requests_total{route=\"/events\",status=\"200\"} 1"));
+    QVERIFY(metrics.body.contains("buzz_http_requests_total{route=\"/query\",status=\"401\"} 1"));
+    QVERIFY(metrics.body.contains("buzz_ws_connections_active 0"));
+    QVERIFY(metrics.body.contains(
+        QByteArray::fromStdString(relay.engine().metricsText().substr(0, 20))));
+}
+
+QTEST_GUILESS_MAIN(TestServerHttp)
+#include "test_server_http.moc"
