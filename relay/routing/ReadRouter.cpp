@@ -82,6 +82,9 @@ RouteArm ReadRouter::armFor(const RouteRequest &request)
     case ReadPath::BridgeCountFallback:
     case ReadPath::CountReqFallback:
     case ReadPath::SearchHydrate:
+    case ReadPath::BridgeSearchHydrate:
+    case ReadPath::ReqSearchHydrate:
+    case ReadPath::ProfileSearchHydrate:
         // A count cannot absorb a stale deleted row, and hydration has no channel pin: time bound
         // only.
         return RouteArm::Bounded;

@@ -88,6 +88,12 @@ std::string_view toLabel(ReadPath path)
         return "bridge_thread_aux";
     case ReadPath::SearchHydrate:
         return "search_hydrate";
+    case ReadPath::BridgeSearchHydrate:
+        return "bridge_search_hydrate";
+    case ReadPath::ReqSearchHydrate:
+        return "req_search_hydrate";
+    case ReadPath::ProfileSearchHydrate:
+        return "profile_search_hydrate";
     }
     return "bridge_query";
 }

@@ -1,0 +1,121 @@
+#pragma once
+
+// One simulated read replica: its own SQLite database (in memory or a file under --data) that
+// replays the writer's commit log strictly in LSN order, plus its pool of reader connections.
+// A read holds a reader connection and a shared snapshot lock, so the heartbeat it proves with is
+// exactly the state its rows come from (the real relay reads the heartbeat row as the first
+// statement of a REPEATABLE READ transaction for the same reason).
+
+#include "relay/replication/CommitRecord.h"
+#include "relay/replication/FenceRing.h"
+#include "relay/replication/ReplicaFaults.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace buzz::relay::store {
+class SqliteConnection;
+}
+
+namespace buzz::relay::replication {
+
+class Replica
+{
+public:
+    struct Config
+    {
+        int index = 0;
+        std::optional<std::string> dataDir; // nullopt: in memory
+        int poolSize = 4;
+        std::int64_t lagMs = 0;
+        std::chrono::milliseconds statementTimeout {2000};
+    };
+
+    // A borrowed reader connection with the snapshot it proves. Releases both when destroyed.
+    class ReaderLease
+    {
+    public:
+        ReaderLease(Replica &replica, store::SqliteConnection *connection,
+                    std::shared_lock<std::shared_mutex> snapshot);
+        ~ReaderLease();
+        ReaderLease(const ReaderLease &) = delete;
+        ReaderLease &operator=(const ReaderLease &) = delete;
+
+        store::SqliteConnection &connection() const { return *m_connection; }
+        const std::optional<ObservedHeartbeat> &heartbeat() const { return m_heartbeat; }
+        // The statement ran past the reader statement timeout (SQLSTATE 57014 analogue).
+        bool deadlineExceeded() const;
+
+    private:
+        Replica &m_replica;
+        store::SqliteConnection *m_connection;
+        std::shared_lock<std::shared_mutex> m_snapshot;
+        std::optional<ObservedHeartbeat> m_heartbeat;
+        std::chrono::steady_clock::time_point m_deadline;
+    };
+
+    static std::unique_ptr<Replica> open(const Config &config, std::string &error);
+    ~Replica();
+    Replica(const Replica &) = delete;
+    Replica &operator=(const Replica &) = delete;
+
+    int index() const { return m_config.index; }
+    std::string name() const { return "replica-" + std::to_string(m_config.index); }
+    std::string location() const { return m_location; }
+
+    std::int64_t appliedLsn() const { return m_appliedLsn.load(); }
+    std::optional<ObservedHeartbeat> heartbeat() const;
+    // Applies the records (already in LSN order, all newer than appliedLsn) in one transaction.
+    bool apply(std::span<const CommitRecord> records);
+
+    bool paused() const { return m_paused.load(); }
+    void setPaused(bool paused) { m_paused.store(paused); }
+    std::int64_t lagMs() const { return m_lagMs.load(); }
+    void setLagMs(std::int64_t lagMs) { m_lagMs.store(lagMs < 0 ? 0 : lagMs); }
+    ReplicaFaults &faults() { return m_faults; }
+    const ReplicaFaults &faults() const { return m_faults; }
+
+    // A reader connection within `wait`, else nullptr (pool exhausted, or a busy fault).
+    std::unique_ptr<ReaderLease> acquire(std::chrono::milliseconds wait);
+
+    int poolSize() const { return m_config.poolSize; }
+    int activeReaders() const;
+
+private:
+    explicit Replica(Config config)
+        : m_config(std::move(config))
+        , m_lagMs(m_config.lagMs)
+    { }
+    void releaseReader(store::SqliteConnection *connection);
+
+    Config m_config;
+    std::string m_location;
+    std::unique_ptr<store::SqliteConnection> m_applier;
+    std::vector<std::unique_ptr<store::SqliteConnection>> m_readers;
+
+    // Reads share the snapshot; a replay batch takes it exclusively. New readers pass through the
+    // turnstile so a steady stream of reads cannot starve replication.
+    std::shared_mutex m_snapshot;
+    std::mutex m_turnstile;
+    std::optional<ObservedHeartbeat> m_heartbeat; // guarded by m_snapshot
+    std::atomic<std::int64_t> m_appliedLsn {0};
+
+    mutable std::mutex m_poolMutex;
+    std::condition_variable m_poolAvailable;
+    std::vector<store::SqliteConnection *> m_idle;
+
+    std::atomic<bool> m_paused {false};
+    std::atomic<std::int64_t> m_lagMs;
+    ReplicaFaults m_faults;
+};
+
+} // namespace buzz::relay::replication

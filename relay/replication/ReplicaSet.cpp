@@ -1,0 +1,318 @@
+#include "relay/replication/ReplicaSet.h"
+
+#include "relay/replication/ReplicaReadRouter.h"
+#include "relay/routing/ReadRouter.h"
+#include "relay/store/Database.h"
+
+#include <QLoggingCategory>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <random>
+
+Q_DECLARE_LOGGING_CATEGORY(lcReplica)
+
+namespace buzz::relay::replication {
+
+namespace {
+constexpr int kFetchBatch = 5000;
+constexpr std::size_t kApplyBatch = 1000;
+constexpr auto kDriverPeriod = std::chrono::milliseconds(10);
+
+// Random per process start, so a replica file or heartbeat from an earlier run can never be
+// mistaken for this history. Kept below 2^53 so JSON tools read it exactly.
+std::uint64_t freshEpoch()
+{
+    std::random_device device;
+    const std::uint64_t value = (std::uint64_t(device()) << 32) ^ device();
+    return (value & 0x1FFFFFFFFFFFFFull) | 1;
+}
+
+const char *stateName(ReplicaProof::State state)
+{
+    switch (state) {
+    case ReplicaProof::State::Proved:
+        return "proved";
+    case ReplicaProof::State::Uninitialized:
+        return "uninitialized";
+    case ReplicaProof::State::TokenBehind:
+        return "token_behind";
+    case ReplicaProof::State::ValidationError:
+        return "validation_error";
+    }
+    return "uninitialized";
+}
+} // namespace
+
+ReplicaSet::ReplicaSet(store::Database &database, ReplicationConfig config)
+    : m_database(database)
+    , m_config(std::move(config))
+    , m_ring(freshEpoch())
+    , m_heartbeat(database, m_ring, m_config.clock)
+    , m_budgetMs(m_config.budgetMs)
+    , m_historyPermits(std::clamp(m_config.historyReadCap(), 1, 1024))
+{ }
+
+std::unique_ptr<ReplicaSet> ReplicaSet::attach(store::Database &database, ReplicationConfig config,
+                                               std::string &error)
+{
+    if (!config.clock)
+        config.clock = RelayClock::system();
+    config.budgetMs = ReadRouter::clampBudget(config.budgetMs);
+    config.readPoolSize = std::max(1, config.readPoolSize);
+    std::unique_ptr<ReplicaSet> set(new ReplicaSet(database, config));
+    for (int i = 0; i < config.replicas; ++i) {
+        Replica::Config replicaConfig {i, config.dataDir, config.readPoolSize, config.lagMs,
+                                       config.statementTimeout};
+        auto replica = Replica::open(replicaConfig, error);
+        if (!replica) {
+            error = "replica-" + std::to_string(i) + ": " + error;
+            return nullptr;
+        }
+        set->m_replicas.push_back(std::move(replica));
+    }
+    if (config.replicas == 0)
+        return set;
+    if (!set->m_heartbeat.initialize()) {
+        error = "cannot create the replica heartbeat row on the writer";
+        return nullptr;
+    }
+    database.setReadRouter(std::make_unique<ReplicaReadRouter>(database, *set));
+    for (const std::string &line : set->describe())
+        qCInfo(lcReplica).noquote() << line.c_str();
+    if (config.runDriver)
+        set->m_driver = std::thread([raw = set.get()] { raw->runDriver(); });
+    return set;
+}
+
+ReplicaSet::~ReplicaSet()
+{
+    m_stopping.store(true);
+    m_driverWake.notify_all();
+    if (m_driver.joinable())
+        m_driver.join();
+    if (!m_replicas.empty())
+        m_database.setReadRouter(std::make_unique<store::WriterOnlyReadRouter>(m_database));
+}
+
+void ReplicaSet::setBudgetMs(std::int64_t budgetMs)
+{
+    m_budgetMs.store(ReadRouter::clampBudget(budgetMs));
+}
+
+bool ReplicaSet::heartbeat()
+{
+    if (m_replicas.empty())
+        return false;
+    return m_heartbeat.beat();
+}
+
+void ReplicaSet::fetchNewRecords()
+{
+    for (;;) {
+        store::ReadLease lease = m_database.writerPoolLease("replication");
+        if (!lease)
+            return;
+        auto select = lease.connection().prepare("SELECT lsn, committed_at_ms, change FROM "
+                                                 "commit_log WHERE lsn > ?1 ORDER BY lsn LIMIT ?2");
+        if (!select.valid())
+            return;
+        select.bind(1, m_fetchedThrough);
+        select.bind(2, kFetchBatch);
+        int fetched = 0;
+        while (select.step()) {
+            m_tail.push_back(
+                CommitRecord {select.int64(0), select.int64(1), std::string(select.text(2))});
+            m_fetchedThrough = m_tail.back().lsn;
+            ++fetched;
+        }
+        if (fetched < kFetchBatch)
+            return;
+    }
+}
+
+void ReplicaSet::pump()
+{
+    std::lock_guard lock(m_pumpMutex);
+    fetchNewRecords();
+    const std::int64_t nowMs = m_config.clock->nowMs();
+    bool progressed = false;
+    std::vector<CommitRecord> batch;
+    for (auto &replica : m_replicas) {
+        if (replica->paused())
+            continue;
+        const std::int64_t horizonMs = nowMs - replica->lagMs();
+        auto next = std::upper_bound(
+            m_tail.begin(), m_tail.end(), replica->appliedLsn(),
+            [](std::int64_t lsn, const CommitRecord &record) { return lsn < record.lsn; });
+        // Strictly in LSN order: the first record that is not yet old enough stops the replay.
+        while (next != m_tail.end() && next->committedAtMs <= horizonMs) {
+            batch.clear();
+            while (next != m_tail.end() && next->committedAtMs <= horizonMs
+                   && batch.size() < kApplyBatch)
+                batch.push_back(*next++);
+            if (!replica->apply(batch)) {
+                qCWarning(lcReplica)
+                    << replica->name().c_str() << "replay stopped at lsn" << batch.front().lsn;
+                break;
+            }
+            progressed = true;
+        }
+    }
+    std::int64_t minApplied = m_fetchedThrough;
+    for (const auto &replica : m_replicas)
+        minApplied = std::min(minApplied, replica->appliedLsn());
+    while (!m_tail.empty() && m_tail.front().lsn <= minApplied)
+        m_tail.pop_front();
+    if (progressed) {
+        std::lock_guard progressLock(m_progressMutex);
+        m_progress.notify_all();
+    }
+}
+
+void ReplicaSet::tick()
+{
+    const std::int64_t nowMs = m_config.clock->nowMs();
+    if (nowMs - m_lastBeatMs >= HeartbeatWriter::kIntervalMs || nowMs < m_lastBeatMs) {
+        heartbeat();
+        m_lastBeatMs = nowMs;
+    }
+    pump();
+}
+
+bool ReplicaSet::waitCaughtUp(std::chrono::milliseconds timeout)
+{
+    const std::int64_t target = writerLsn();
+    const auto caughtUp = [&] {
+        return std::all_of(m_replicas.begin(), m_replicas.end(),
+                           [&](const auto &replica) { return replica->appliedLsn() >= target; });
+    };
+    std::unique_lock lock(m_progressMutex);
+    return m_progress.wait_for(lock, timeout, caughtUp);
+}
+
+ReplicaProof ReplicaSet::proof(int index) const
+{
+    return m_ring.resolve(m_replicas.at(index)->heartbeat());
+}
+
+std::vector<ReplicaProof> ReplicaSet::proofs() const
+{
+    std::vector<ReplicaProof> out;
+    out.reserve(m_replicas.size());
+    for (const auto &replica : m_replicas)
+        out.push_back(m_ring.resolve(replica->heartbeat()));
+    return out;
+}
+
+std::int64_t ReplicaSet::writerLsn() const
+{
+    store::ReadLease lease = m_database.writerPoolLease("replication");
+    if (!lease)
+        return 0;
+    auto select = lease.connection().prepare("SELECT COALESCE(MAX(lsn), 0) FROM commit_log");
+    return select.valid() && select.step() ? select.int64(0) : 0;
+}
+
+bool ReplicaSet::acquireHistoryPermit(std::chrono::milliseconds wait)
+{
+    return m_historyPermits.try_acquire_for(wait);
+}
+
+nlohmann::json ReplicaSet::state() const
+{
+    const std::int64_t nowMs = m_config.clock->nowMs();
+    const auto latest = m_ring.latest();
+    nlohmann::json replicas = nlohmann::json::array();
+    for (const auto &replica : m_replicas) {
+        const auto observed = replica->heartbeat();
+        const ReplicaProof proof = m_ring.resolve(observed);
+        nlohmann::json entry = {
+            {"index", replica->index()},
+            {"name", replica->name()},
+            {"applied_lsn", replica->appliedLsn()},
+            {"lag_ms", replica->lagMs()},
+            {"paused", replica->paused()},
+            {"heartbeat_token",
+             observed ? nlohmann::json(observed->token) : nlohmann::json(nullptr)},
+            {"proof", stateName(proof.state)},
+            {"faults",
+             {{"error", replica->faults().pending(FaultKind::Error)},
+              {"timeout", replica->faults().pending(FaultKind::Timeout)},
+              {"busy", replica->faults().pending(FaultKind::Busy)}}},
+            {"pool", {{"size", replica->poolSize()}, {"active", replica->activeReaders()}}},
+        };
+        if (proof.state == ReplicaProof::State::Proved) {
+            entry["proof_age_ms"] = std::max<std::int64_t>(0, nowMs - proof.entryCommittedAtMs);
+            entry["fence_wall"] = proof.fenceWallSec;
+        }
+        replicas.push_back(std::move(entry));
+    }
+    return {
+        {"writer",
+         {{"lsn", writerLsn()},
+          {"heartbeat_token", latest ? nlohmann::json(latest->token) : nlohmann::json(nullptr)},
+          {"epoch", m_ring.epoch()},
+          {"ring_entries", m_ring.size()},
+          {"fence_wall", latest ? nlohmann::json(latest->fenceWallSec) : nlohmann::json(nullptr)}}},
+        {"budget_ms", m_budgetMs.load()},
+        {"now_ms", nowMs},
+        {"clock_offset_ms", m_config.clock->offsetMs()},
+        {"read_pool_size", m_config.readPoolSize},
+        {"history_read_cap", m_config.historyReadCap()},
+        {"replicas", std::move(replicas)},
+    };
+}
+
+std::string ReplicaSet::metricsText() const
+{
+    std::string out = m_metrics.text();
+    if (m_replicas.empty())
+        return out;
+    const char *names[] = {"size", "idle", "active", "max"};
+    const char *help[] = {"Open reader connections", "Idle reader connections",
+                          "Reader connections in use", "Configured reader pool size"};
+    for (int metric = 0; metric < 4; ++metric) {
+        out +=
+            std::string("# HELP buzz_db_read_pool_") + names[metric] + ' ' + help[metric] + ".\n";
+        out += std::string("# TYPE buzz_db_read_pool_") + names[metric] + " gauge\n";
+        for (const auto &replica : m_replicas) {
+            const int active = replica->activeReaders();
+            const int size = replica->poolSize();
+            const int values[] = {size, size - active, active, size};
+            out += std::string("buzz_db_read_pool_") + names[metric] + "{pool=\"" + replica->name()
+                + "\"} " + std::to_string(values[metric]) + '\n';
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> ReplicaSet::describe() const
+{
+    std::vector<std::string> lines;
+    lines.push_back(std::string("database: writer ")
+                    + (m_database.inMemory() ? "sqlite (memory)" : "sqlite " + *m_config.dataDir)
+                    + " + " + std::to_string(m_replicas.size()) + " read replica(s)");
+    for (const auto &replica : m_replicas)
+        lines.push_back("database: " + replica->name() + " sqlite " + replica->location() + ", lag "
+                        + std::to_string(replica->lagMs()) + " ms, "
+                        + std::to_string(replica->poolSize()) + " reader connections");
+    lines.push_back(
+        m_budgetMs.load() > 0
+            ? "read routing: on, BUZZ_REPLICA_READ_MAX_AGE_MS=" + std::to_string(m_budgetMs.load())
+            : std::string(
+                "read routing: off (BUZZ_REPLICA_READ_MAX_AGE_MS=0), every read on the writer"));
+    return lines;
+}
+
+void ReplicaSet::runDriver()
+{
+    while (!m_stopping.load()) {
+        tick();
+        std::unique_lock lock(m_driverMutex);
+        m_driverWake.wait_for(lock, kDriverPeriod, [this] { return m_stopping.load(); });
+    }
+}
+
+} // namespace buzz::relay::replication

@@ -1,0 +1,109 @@
+#pragma once
+
+// The replica tier of one relay process: the fence ring and heartbeat on the writer, N replicas
+// replaying the commit log, the routing budget, the history-read cap and the route metrics.
+// Either a background driver beats and replays in real time, or a test calls heartbeat() and
+// pump() itself under a manual clock.
+
+#include "relay/replication/FenceRing.h"
+#include "relay/replication/HeartbeatWriter.h"
+#include "relay/replication/Replica.h"
+#include "relay/replication/ReplicationConfig.h"
+#include "relay/routing/RouteMetrics.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <semaphore>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace buzz::relay::store {
+class Database;
+}
+
+namespace buzz::relay::replication {
+
+class ReplicaSet
+{
+public:
+    // Opens the replicas and, when config.replicas > 0, installs the routing read router into the
+    // database. With 0 replicas nothing changes: every read stays on the writer.
+    static std::unique_ptr<ReplicaSet> attach(store::Database &database, ReplicationConfig config,
+                                              std::string &error);
+    ~ReplicaSet();
+    ReplicaSet(const ReplicaSet &) = delete;
+    ReplicaSet &operator=(const ReplicaSet &) = delete;
+
+    // One heartbeat on the writer (the driver calls it every 500 ms).
+    bool heartbeat();
+    // Applies, to every unpaused replica, the commit records that are at least its lag old.
+    void pump();
+    // Both, when due: what the driver runs every few milliseconds.
+    void tick();
+    // Waits (real time) until every replica has applied the writer's current last LSN.
+    bool waitCaughtUp(std::chrono::milliseconds timeout);
+
+    int size() const { return static_cast<int>(m_replicas.size()); }
+    Replica &replica(int index) { return *m_replicas.at(index); }
+    ReplicaProof proof(int index) const;
+    std::vector<ReplicaProof> proofs() const;
+    std::int64_t writerLsn() const;
+
+    std::int64_t budgetMs() const { return m_budgetMs.load(); }
+    void setBudgetMs(std::int64_t budgetMs);
+    RelayClock &clock() { return *m_config.clock; }
+    std::shared_ptr<RelayClock> sharedClock() const { return m_config.clock; }
+    FenceRing &ring() { return m_ring; }
+    RouteMetrics &metrics() { return m_metrics; }
+    const ReplicationConfig &config() const { return m_config; }
+    store::Database &database() { return m_database; }
+
+    // Round-robin start for the router's replica scan.
+    std::size_t nextStartIndex() { return m_roundRobin.fetch_add(1, std::memory_order_relaxed); }
+    // The per-process cap on subscription-history reads holding reader connections.
+    bool acquireHistoryPermit(std::chrono::milliseconds wait);
+    void releaseHistoryPermit() { m_historyPermits.release(); }
+
+    // GET /admin/state.
+    nlohmann::json state() const;
+    // Route-decision counters and (only with replicas) the read-pool gauges.
+    std::string metricsText() const;
+    // Startup lines naming the writer and each replica.
+    std::vector<std::string> describe() const;
+
+private:
+    ReplicaSet(store::Database &database, ReplicationConfig config);
+    void fetchNewRecords();
+    void runDriver();
+
+    store::Database &m_database;
+    ReplicationConfig m_config;
+    FenceRing m_ring;
+    HeartbeatWriter m_heartbeat;
+    std::vector<std::unique_ptr<Replica>> m_replicas;
+    RouteMetrics m_metrics;
+    std::atomic<std::int64_t> m_budgetMs;
+    std::atomic<std::size_t> m_roundRobin {0};
+    std::counting_semaphore<1024> m_historyPermits;
+
+    std::mutex m_pumpMutex;
+    std::deque<CommitRecord> m_tail; // fetched records not yet applied by every replica
+    std::int64_t m_fetchedThrough = 0;
+    std::int64_t m_lastBeatMs = 0;
+
+    std::mutex m_progressMutex;
+    std::condition_variable m_progress;
+
+    std::atomic<bool> m_stopping {false};
+    std::mutex m_driverMutex;
+    std::condition_variable m_driverWake;
+    std::thread m_driver;
+};
+
+} // namespace buzz::relay::replication
