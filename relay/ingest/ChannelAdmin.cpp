@@ -1,6 +1,7 @@
 #include "relay/ingest/ChannelAdmin.h"
 
 #include "relay/ingest/KindRules.h"
+#include "relay/search/ExactPairLookup.h"
 #include "relay/store/EventReader.h"
 
 #include <nlohmann/json.hpp>
@@ -74,9 +75,13 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
             type && *type != "stream" && *type != "forum")
             return invalid("invalid channel_type: " + *type);
         if (reader.channel(community, newChannelId)) {
-            // A byte-identical replay of the creation event (exact (id, created_at) pair on the
-            // writer) is a success; anything else claiming the UUID is not.
-            if (reader.findByExactPair(community, event.id, event.createdAt))
+            // A byte-identical replay of the creation event (exact (id, created_at) pair of the
+            // already-signed event, looked up on the writer inside this transaction through the
+            // bounded exact-pair lookup) is a success; anything else claiming the UUID is not.
+            const search::EventPair pair {event.id, event.createdAt};
+            if (!search::ExactPairLookup::findPairs(tx.connection(), community, {&pair, 1},
+                                                    search::ExactPairLookup::Deleted::Include)
+                     .events.empty())
                 return IngestResult {Status::Duplicate, "duplicate:"};
             return IngestResult {Status::RejectedDuplicate, "duplicate: channel already exists"};
         }

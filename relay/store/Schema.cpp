@@ -1,5 +1,6 @@
 #include "relay/store/Schema.h"
 
+#include "relay/search/SearchSchema.h"
 #include "relay/store/SqliteConnection.h"
 
 namespace buzz::relay::store {
@@ -109,7 +110,8 @@ bool Schema::apply(SqliteConnection &connection)
 {
     return connection.exec(kSchema)
         && connection.exec("INSERT OR IGNORE INTO relay_meta(key, value) VALUES "
-                           "('schema_version', '1')");
+                           "('schema_version', '1')")
+        && search::SearchSchema::apply(connection); // FTS index + triggers (search issue)
 }
 
 } // namespace buzz::relay::store

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "relay/RelayEngine.h"
+#include "relay/search/EventPair.h"
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace buzz::relay::store {
+class SqliteConnection;
+}
+
+namespace buzz::relay::search {
+
+// The bounded exact-pair lookup on one connection: at most kMaxPairs distinct (id, created_at)
+// pairs, joined against `events` through events_by_time (created_at, id), so the statement only
+// ever searches that index — never a scan of events. Also the ID-only batch lookup (events_by_id)
+// for callers that have no timestamps.
+class ExactPairLookup
+{
+public:
+    static constexpr std::size_t kMaxPairs = 500;
+
+    enum class Deleted { Omit, Include };
+
+    struct Rows
+    {
+        std::vector<StoredEvent> events; // at most one per distinct pair, in pair order
+        bool ok = true;
+        int sqliteCode = 0;
+    };
+
+    // Why a batch is refused, before any connection is taken (empty = acceptable): more than
+    // kMaxPairs pairs, an id that is not 64 lower-case hex, or a negative created_at.
+    static std::optional<std::string> validate(std::span<const EventPair> pairs);
+    static std::optional<std::string> validateIds(std::span<const std::string> ids);
+    // The distinct pairs in first-occurrence order (duplicates never multiply results).
+    static std::vector<EventPair> distinct(std::span<const EventPair> pairs);
+
+    // The SQL run for `count` distinct pairs. Counts are rounded up to a few bucket sizes (padding
+    // with NULL pairs that match nothing) so a connection caches at most ten statements.
+    static std::string pairSql(std::size_t count, Deleted deleted = Deleted::Omit);
+    static std::string idSql(std::size_t count);
+
+    // `pairs` must be validated and distinct.
+    static Rows findPairs(store::SqliteConnection &connection, const std::string &community,
+                          std::span<const EventPair> pairs, Deleted deleted = Deleted::Omit);
+    // Live rows by id only (the pre-existing lookup shape), `ids` validated and distinct.
+    static Rows findIds(store::SqliteConnection &connection, const std::string &community,
+                        std::span<const std::string> ids);
+
+    static bool isEventId(std::string_view id);
+};
+
+} // namespace buzz::relay::search

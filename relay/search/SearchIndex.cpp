@@ -1,0 +1,66 @@
+#include "relay/search/SearchIndex.h"
+
+#include "relay/store/SqliteConnection.h"
+
+#include <nlohmann/json.hpp>
+
+namespace buzz::relay::search {
+
+namespace {
+enum Parameter { kMatch = 1, kCommunity, kChannels, kKinds, kAuthors, kSince, kUntil, kLimit };
+} // namespace
+
+std::string SearchIndex::sqlFor(const Query &query)
+{
+    // UNINDEXED columns filter the matched rows; bm25 (`rank`) orders them.
+    std::string sql = "SELECT f.id, f.created_at FROM search_fts f WHERE f.search_fts MATCH ?1 "
+                      "AND f.community = ?2 AND ";
+    sql += query.includeGlobal
+        ? "(f.channel IS NULL OR f.channel IN (SELECT value FROM json_each(?3)))"
+        : "f.channel IN (SELECT value FROM json_each(?3))";
+    if (query.kinds)
+        sql += " AND f.kind IN (SELECT value FROM json_each(?4))";
+    if (query.authors)
+        sql += " AND f.pubkey IN (SELECT value FROM json_each(?5))";
+    if (query.since)
+        sql += " AND f.created_at >= ?6";
+    if (query.until)
+        sql += " AND f.created_at <= ?7";
+    sql += " ORDER BY f.rank LIMIT ?8";
+    return sql;
+}
+
+SearchIndex::Hits SearchIndex::search(store::SqliteConnection &connection, const Query &query)
+{
+    Hits hits;
+    auto select = connection.prepare(sqlFor(query));
+    if (!select.valid()) {
+        hits.ok = false;
+        hits.sqliteCode = sqlite3_errcode(connection.handle());
+        return hits;
+    }
+    const std::string channels = nlohmann::json(query.channels).dump();
+    const std::string kinds = query.kinds ? nlohmann::json(*query.kinds).dump() : std::string();
+    const std::string authors =
+        query.authors ? nlohmann::json(*query.authors).dump() : std::string();
+    select.bindStatic(kMatch, query.match);
+    select.bindStatic(kCommunity, query.community);
+    select.bindStatic(kChannels, channels);
+    if (query.kinds)
+        select.bindStatic(kKinds, kinds);
+    if (query.authors)
+        select.bindStatic(kAuthors, authors);
+    if (query.since)
+        select.bind(kSince, *query.since);
+    if (query.until)
+        select.bind(kUntil, *query.until);
+    select.bind(kLimit, static_cast<std::int64_t>(query.limit));
+    hits.pairs.reserve(static_cast<std::size_t>(std::max(0, query.limit)));
+    while (select.step())
+        hits.pairs.push_back(EventPair {std::string(select.text(0)), select.int64(1)});
+    hits.ok = select.ok();
+    hits.sqliteCode = select.resultCode();
+    return hits;
+}
+
+} // namespace buzz::relay::search

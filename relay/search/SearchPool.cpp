@@ -1,0 +1,54 @@
+#include "relay/search/SearchPool.h"
+
+#include "relay/replication/ReplicaSet.h"
+#include "relay/store/Database.h"
+
+#include <QLoggingCategory>
+
+#include <sqlite3.h>
+
+Q_LOGGING_CATEGORY(lcSearchPool, "buzz.relay.search.pool")
+
+namespace buzz::relay::search {
+
+SearchPool::Result SearchPool::runOnWriter(const Work &work)
+{
+    store::ReadLease lease = m_database.writerPoolLease("search");
+    if (!lease)
+        return {Outcome::Failed, "writer"};
+    m_writerReads.fetch_add(1, std::memory_order_relaxed);
+    int code = 0;
+    return {work(lease.connection(), code) ? Outcome::Ok : Outcome::Failed, "writer"};
+}
+
+SearchPool::Result SearchPool::run(const Work &work)
+{
+    replication::ReplicaSet *replicas = m_replicas.load();
+    const int count = replicas ? replicas->size() : 0;
+    if (count == 0)
+        return runOnWriter(work);
+    const std::size_t start = replicas->nextStartIndex();
+    for (int step = 0; step < count; ++step) {
+        replication::Replica &replica = replicas->replica(static_cast<int>((start + step) % count));
+        // A replica that has not replayed a single heartbeat has not joined the stream yet: its
+        // index may be empty rather than merely behind.
+        if (!replica.heartbeat())
+            continue;
+        auto reader = replica.acquire(replicas->config().acquireTimeout);
+        if (!reader)
+            continue;
+        m_replicaReads.fetch_add(1, std::memory_order_relaxed);
+        int code = 0;
+        if (work(reader->connection(), code))
+            return {Outcome::Ok, replica.name()};
+        if (code == SQLITE_INTERRUPT || reader->deadlineExceeded())
+            return {Outcome::TimedOut, replica.name()};
+        qCWarning(lcSearchPool) << replica.name().c_str()
+                                << "full-text query failed; re-running on the writer, code" << code;
+        m_replicaFallbacks.fetch_add(1, std::memory_order_relaxed);
+        break;
+    }
+    return runOnWriter(work);
+}
+
+} // namespace buzz::relay::search

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace buzz::relay::search {
+
+// The NIP-50 `search` string as an FTS5 MATCH expression. Every whitespace-separated word becomes
+// a quoted phrase (so user text can never be FTS syntax), all words must match, and the last word
+// also matches as a prefix (search-as-you-type: "ali" finds "alice").
+class SearchText
+{
+public:
+    // nullopt when the text has no searchable word (blank or punctuation only): matches nothing.
+    static std::optional<std::string> toMatchExpression(std::string_view text);
+};
+
+} // namespace buzz::relay::search

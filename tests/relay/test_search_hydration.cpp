@@ -1,0 +1,286 @@
+// Exact-pair hydration (issue 5): bounded batches validated before a connection is taken, exact
+// (id, created_at) matching, scoping, and a plan that only ever searches events_by_time.
+
+#include "test_search_support.h"
+
+#include "relay/search/ExactPairHydrator.h"
+#include "relay/search/ExactPairLookup.h"
+#include "relay/store/SqliteConnection.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace searchtest;
+using buzz::relay::search::EventPair;
+using buzz::relay::search::ExactPairHydrator;
+using buzz::relay::search::ExactPairLookup;
+using buzz::relay::search::HydrationResult;
+
+namespace {
+std::vector<std::string> idsOf(const HydrationResult &result)
+{
+    std::vector<std::string> ids;
+    for (const auto &stored : result.events)
+        ids.push_back(stored.event.id);
+    return ids;
+}
+
+std::vector<std::string> planOf(store::SqliteConnection &connection, const std::string &sql)
+{
+    std::vector<std::string> details;
+    auto explain = connection.prepare("EXPLAIN QUERY PLAN " + sql);
+    while (explain.step())
+        details.emplace_back(explain.text(3));
+    return details;
+}
+
+bool anyContains(const std::vector<std::string> &lines, const std::string &needle)
+{
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string &line) {
+        return line.find(needle) != std::string::npos;
+    });
+}
+} // namespace
+
+class TestSearchHydration : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        m_store = std::make_unique<StoreHarness>();
+        QVERIFY(m_store->database);
+        m_hydrator = std::make_unique<ExactPairHydrator>(*m_store->database);
+    }
+    void cleanup()
+    {
+        m_hydrator.reset();
+        m_store.reset();
+    }
+
+    void crossMonthPairsComeBackInRequestOrder()
+    {
+        const auto jan = m_store->insert(kJan2026 + 10, "january");
+        const auto jun = m_store->insert(kJun2026 + 20, "june");
+        const auto nov = m_store->insert(kNov2026 + 30, "november");
+        const std::vector<EventPair> pairs = {StoreHarness::pairOf(nov), StoreHarness::pairOf(jan),
+                                              StoreHarness::pairOf(jun)};
+        const auto result =
+            m_hydrator->hydrateExactPairs(kCommunity, pairs, ReadPath::BridgeSearchHydrate);
+        QCOMPARE(int(result.status), int(HydrationResult::Status::Ok));
+        QCOMPARE(idsOf(result), (std::vector<std::string> {nov.id, jan.id, jun.id}));
+        QCOMPARE(result.events[1].event.createdAt, kJan2026 + 10);
+        QCOMPARE(result.events[1].json, jan.toJson());
+    }
+
+    void otherCommunityDeletedAndMissingHitsAreOmitted()
+    {
+        const auto kept = m_store->insert(kJun2026, "kept");
+        const auto elsewhere = m_store->insert(kJun2026 + 1, "elsewhere", 9, "other-community");
+        const auto deleted = m_store->insert(kJun2026 + 2, "deleted");
+        QVERIFY(m_store->softDelete(deleted));
+        const auto missing = m_store->sign(kJun2026 + 3, "never stored");
+        const std::vector<EventPair> pairs = {
+            StoreHarness::pairOf(elsewhere), StoreHarness::pairOf(deleted),
+            StoreHarness::pairOf(missing), StoreHarness::pairOf(kept)};
+        const auto result =
+            m_hydrator->hydrateExactPairs(kCommunity, pairs, ReadPath::BridgeSearchHydrate);
+        QCOMPARE(int(result.status), int(HydrationResult::Status::Ok));
+        QCOMPARE(idsOf(result), std::vector<std::string> {kept.id});
+        // The same pair is found in its own community.
+        const auto other =
+            m_hydrator->hydrateExactPairs("other-community", pairs, ReadPath::BridgeSearchHydrate);
+        QCOMPARE(idsOf(other), std::vector<std::string> {elsewhere.id});
+    }
+
+    void twoEventsInTheSameSecondAreTellApart()
+    {
+        const auto first = m_store->insert(kNov2026, "first");
+        const auto second = m_store->insert(kNov2026, "second");
+        auto result = m_hydrator->hydrateExactPairs(
+            kCommunity, std::vector {StoreHarness::pairOf(second)}, ReadPath::ReqSearchHydrate);
+        QCOMPARE(idsOf(result), std::vector<std::string> {second.id});
+        result = m_hydrator->hydrateExactPairs(
+            kCommunity, std::vector {StoreHarness::pairOf(first), StoreHarness::pairOf(second)},
+            ReadPath::ReqSearchHydrate);
+        QCOMPARE(idsOf(result), (std::vector<std::string> {first.id, second.id}));
+    }
+
+    void duplicatePairsDoNotMultiplyResults()
+    {
+        const auto event = m_store->insert(kJun2026, "once");
+        const auto other = m_store->insert(kJun2026 + 5, "twice");
+        const std::vector<EventPair> pairs = {
+            StoreHarness::pairOf(event), StoreHarness::pairOf(other), StoreHarness::pairOf(event),
+            StoreHarness::pairOf(event)};
+        const auto result =
+            m_hydrator->hydrateExactPairs(kCommunity, pairs, ReadPath::BridgeSearchHydrate);
+        QCOMPARE(idsOf(result), (std::vector<std::string> {event.id, other.id}));
+    }
+
+    void emptyBatchTakesNoConnection()
+    {
+        std::atomic<int> reads {0};
+        m_store->database->setReadRouter(
+            std::make_unique<CountingRouter>(*m_store->database, reads));
+        const auto result =
+            m_hydrator->hydrateExactPairs(kCommunity, {}, ReadPath::BridgeSearchHydrate);
+        QCOMPARE(int(result.status), int(HydrationResult::Status::Ok));
+        QVERIFY(result.events.empty());
+        QCOMPARE(reads.load(), 0);
+    }
+
+    void invalidBatchesAreRefusedBeforeAConnectionIsTaken_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("createdAt");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("short id") << QString(63, 'a') << qint64(kJun2026)
+                                  << "invalid event id at pair 1";
+        QTest::newRow("upper-case id")
+            << QString(64, 'A') << qint64(kJun2026) << "invalid event id at pair 1";
+        QTest::newRow("non-hex id")
+            << QString(64, 'g') << qint64(kJun2026) << "invalid event id at pair 1";
+        QTest::newRow("negative created_at")
+            << QString(64, 'a') << qint64(-1) << "invalid created_at at pair 1";
+    }
+    void invalidBatchesAreRefusedBeforeAConnectionIsTaken()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, createdAt);
+        QFETCH(QString, message);
+        const auto good = m_store->insert(kJun2026, "good");
+        std::atomic<int> reads {0};
+        m_store->database->setReadRouter(
+            std::make_unique<CountingRouter>(*m_store->database, reads));
+        const std::vector<EventPair> pairs = {StoreHarness::pairOf(good),
+                                              {id.toStdString(), createdAt}};
+        const auto result =
+            m_hydrator->hydrateExactPairs(kCommunity, pairs, ReadPath::BridgeSearchHydrate);
+        QCOMPARE(int(result.status), int(HydrationResult::Status::Invalid));
+        QVERIFY2(result.message.find(message.toStdString()) == 0, result.message.c_str());
+        QVERIFY(result.events.empty()); // never a partial answer
+        QCOMPARE(reads.load(), 0);
+    }
+
+    void fiveHundredAndOnePairsAreRefused()
+    {
+        std::vector<EventPair> pairs;
+        for (int i = 0; i < 501; ++i)
+            pairs.push_back(
+                {std::string(60, '0') + QString::number(i).rightJustified(4, '0').toStdString(),
+                 kJun2026 + i});
+        std::atomic<int> reads {0};
+        m_store->database->setReadRouter(
+            std::make_unique<CountingRouter>(*m_store->database, reads));
+        const auto result =
+            m_hydrator->hydrateExactPairs(kCommunity, pairs, ReadPath::BridgeSearchHydrate);
+        QCOMPARE(int(result.status), int(HydrationResult::Status::Invalid));
+        QCOMPARE(result.message, std::string("too many event pairs: 501 (max 500)"));
+        QCOMPARE(reads.load(), 0);
+        // 501 pairs are refused even when they are duplicates of fewer distinct pairs.
+        std::vector<EventPair> repeated(501, pairs.front());
+        QCOMPARE(
+            int(m_hydrator->hydrateExactPairs(kCommunity, repeated, ReadPath::BridgeSearchHydrate)
+                    .status),
+            int(HydrationResult::Status::Invalid));
+    }
+
+    void exactlyFiveHundredPairsAreServed()
+    {
+        std::vector<EventPair> pairs;
+        for (int i = 0; i < 500; ++i)
+            pairs.push_back(StoreHarness::pairOf(m_store->insert(kJan2026 + i * 86'400, "bulk")));
+        std::atomic<int> reads {0};
+        m_store->database->setReadRouter(
+            std::make_unique<CountingRouter>(*m_store->database, reads));
+        const auto result =
+            m_hydrator->hydrateExactPairs(kCommunity, pairs, ReadPath::BridgeSearchHydrate);
+        QCOMPARE(int(result.status), int(HydrationResult::Status::Ok));
+        QCOMPARE(result.events.size(), std::size_t(500));
+        QCOMPARE(result.events.front().event.id, pairs.front().id);
+        QCOMPARE(result.events.back().event.id, pairs.back().id);
+        QCOMPARE(reads.load(), 1); // one bounded lookup, not one per pair
+    }
+
+    void wrongTimestampDecoyNeverMatches()
+    {
+        const auto a = m_store->insert(kJan2026, "alpha");
+        const auto b = m_store->insert(kNov2026, "bravo");
+        // An existing id with the wrong created_at.
+        auto result = m_hydrator->hydrateExactPairs(
+            kCommunity, std::vector<EventPair> {{a.id, a.createdAt + 1}},
+            ReadPath::BridgeSearchHydrate);
+        QCOMPARE(int(result.status), int(HydrationResult::Status::Ok));
+        QVERIFY(result.events.empty());
+        // Crossed timestamps: an "ids IN (...) AND created_at IN (...)" cross product would find
+        // both; exact pairs find neither.
+        result = m_hydrator->hydrateExactPairs(
+            kCommunity, std::vector<EventPair> {{a.id, b.createdAt}, {b.id, a.createdAt}},
+            ReadPath::BridgeSearchHydrate);
+        QVERIFY(result.events.empty());
+        // The ID-only lookup stays available and does find them.
+        const std::vector<std::string> ids = {a.id, b.id};
+        result = m_hydrator->hydrateIds(kCommunity, ids, ReadPath::BridgeSearchHydrate);
+        QCOMPARE(idsOf(result), ids);
+    }
+
+    void planSearchesTheTimeIndexAndNeverScansEvents_data()
+    {
+        QTest::addColumn<int>("pairs");
+        QTest::newRow("1 pair") << 1;
+        QTest::newRow("3 pairs") << 3;
+        QTest::newRow("500 pairs") << 500;
+    }
+    void planSearchesTheTimeIndexAndNeverScansEvents()
+    {
+        QFETCH(int, pairs);
+        for (int i = 0; i < 50; ++i)
+            m_store->insert(kJun2026 + i, "row");
+        store::ReadLease lease = m_store->database->writerPoolLease("test");
+        QVERIFY(lease);
+        QVERIFY(lease.connection().exec("ANALYZE"));
+        const auto plan = planOf(lease.connection(), ExactPairLookup::pairSql(pairs));
+        const std::string joined = [&] {
+            std::string text;
+            for (const auto &line : plan)
+                text += line + " | ";
+            return text;
+        }();
+        QVERIFY2(anyContains(plan, "SEARCH e USING INDEX events_by_time (created_at=? AND id=?)"),
+                 joined.c_str());
+        QVERIFY2(!anyContains(plan, "SCAN e"), joined.c_str());
+        QVERIFY2(!anyContains(plan, "SCAN events"), joined.c_str());
+        // The replay lookup (deleted rows included) has the same shape.
+        const auto replay = planOf(
+            lease.connection(), ExactPairLookup::pairSql(pairs, ExactPairLookup::Deleted::Include));
+        QVERIFY(anyContains(replay, "SEARCH e USING INDEX events_by_time (created_at=? AND id=?)"));
+        QVERIFY(!anyContains(replay, "SCAN e"));
+    }
+
+    void idOnlyLookupSearchesTheIdIndex()
+    {
+        store::ReadLease lease = m_store->database->writerPoolLease("test");
+        const auto plan = planOf(lease.connection(), ExactPairLookup::idSql(500));
+        QVERIFY(anyContains(plan, "SEARCH e USING INDEX events_by_id (community=? AND id=?)"));
+        QVERIFY(!anyContains(plan, "SCAN e"));
+    }
+
+    void withoutReplicasHydrationRunsOnTheWriter()
+    {
+        const auto event = m_store->insert(kJun2026, "writer");
+        const auto result = m_hydrator->hydrateExactPairs(
+            kCommunity, std::vector {StoreHarness::pairOf(event)}, ReadPath::ProfileSearchHydrate);
+        QCOMPARE(result.route, std::string("writer"));
+        QCOMPARE(result.routeReason, std::string("disabled"));
+    }
+
+private:
+    std::unique_ptr<StoreHarness> m_store;
+    std::unique_ptr<ExactPairHydrator> m_hydrator;
+};
+
+QTEST_GUILESS_MAIN(TestSearchHydration)
+#include "test_search_hydration.moc"

@@ -1,0 +1,113 @@
+#pragma once
+
+// Shared helpers of the search tests: a writer database written straight through the store (any
+// created_at, any community), optionally with replicas on a manual clock, and signed events.
+
+#include "net/nostr/Event.h"
+#include "net/nostr/Keys.h"
+#include "relay/replication/ReplicaSet.h"
+#include "relay/search/EventPair.h"
+#include "relay/store/Database.h"
+#include "relay/store/ReadRouter.h"
+#include "relay/store/RowWriter.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace searchtest {
+
+using namespace buzz;
+using namespace buzz::relay;
+
+inline constexpr std::int64_t kJan2026 = 1'767'225'600; // 2026-01-01T00:00:00Z
+inline constexpr std::int64_t kJun2026 = 1'780'272'000; // 2026-06-01T00:00:00Z
+inline constexpr std::int64_t kNov2026 = 1'793'491'200; // 2026-11-01T00:00:00Z
+inline const std::string kCommunity = "local";
+inline const std::string kChannel = "0b0e4c9e-1f2a-4b3c-8d4e-5f6a7b8c9d01";
+
+// Counts every read the store is asked for, so a test can prove that none was taken.
+class CountingRouter : public store::ReadRouter
+{
+public:
+    CountingRouter(store::Database &database, std::atomic<int> &reads)
+        : m_inner(database)
+        , m_reads(reads)
+    { }
+    store::ReadLease route(const store::ReadRequest &request) override
+    {
+        ++m_reads;
+        return m_inner.route(request);
+    }
+
+private:
+    store::WriterOnlyReadRouter m_inner;
+    std::atomic<int> &m_reads;
+};
+
+class StoreHarness
+{
+public:
+    StoreHarness()
+    {
+        std::string error;
+        database = store::Database::open(std::nullopt, error);
+    }
+
+    nostr::Event sign(std::int64_t createdAt, std::string content, int kind = 9,
+                      const std::string &channel = kChannel) const
+    {
+        nostr::Event event;
+        event.kind = kind;
+        event.createdAt = createdAt;
+        if (!channel.empty())
+            event.tags = {{"h", channel}};
+        event.content = std::move(content);
+        key.signEvent(event);
+        return event;
+    }
+
+    // Inserts a signed event through the store (one commit, one commit-log record).
+    nostr::Event insert(std::int64_t createdAt, std::string content, int kind = 9,
+                        const std::string &community = kCommunity,
+                        const std::string &channel = kChannel)
+    {
+        nostr::Event event = sign(createdAt, std::move(content), kind, channel);
+        insertSigned(event, community, channel);
+        return event;
+    }
+
+    bool insertSigned(const nostr::Event &event, const std::string &community = kCommunity,
+                      const std::string &channel = kChannel)
+    {
+        auto tx = database->beginWrite(community, ++m_nowMs);
+        if (!tx)
+            return false;
+        StoredEvent stored {event, event.toJson(), community,
+                            channel.empty() ? std::nullopt : std::optional<std::string>(channel)};
+        if (tx->rows().insertEvent(stored, std::nullopt, event.createdAt, std::nullopt)
+            != store::RowWriter::InsertOutcome::Inserted)
+            return false;
+        return tx->commit(m_nowMs);
+    }
+
+    bool softDelete(const nostr::Event &event, const std::string &community = kCommunity)
+    {
+        auto tx = database->beginWrite(community, ++m_nowMs);
+        return tx && tx->rows().softDelete(community, event.id, 1) && tx->commit(m_nowMs);
+    }
+
+    static search::EventPair pairOf(const nostr::Event &event)
+    {
+        return {event.id, event.createdAt};
+    }
+
+    nostr::SecretKey key = nostr::SecretKey::generate();
+    std::unique_ptr<store::Database> database;
+
+private:
+    std::int64_t m_nowMs = 1'000;
+};
+
+} // namespace searchtest
