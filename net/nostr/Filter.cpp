@@ -257,7 +257,10 @@ bool Filter::matches(const Event &event) const
         return false;
     if (until && event.createdAt > *until)
         return false;
-    for (const auto &[letter, values] : tags) {
+    // Not a structured binding: clang before 16 cannot capture those in a lambda (fuzz build).
+    for (const auto &entry : tags) {
+        const char letter = entry.first;
+        const auto &values = entry.second;
         const bool found = std::any_of(event.tags.begin(), event.tags.end(), [&](const Tag &tag) {
             return tag.size() >= 2 && tag[0].size() == 1 && tag[0][0] == letter
                 && contains(values, tag[1]);
