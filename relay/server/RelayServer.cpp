@@ -188,8 +188,12 @@ std::optional<std::string> RelayServer::communityFor(const QHttpServerRequest &r
 void RelayServer::installRoutes()
 {
     using Method = QHttpServerRequest::Method;
+    // Qt 6.4 takes a WebSocket upgrade only when a route handles the request without answering
+    // it; the upgraded socket then arrives through newWebSocketConnection.
     m_http->route("/", Method::Get,
                   [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                      if (request.value("Upgrade").compare("websocket", Qt::CaseInsensitive) == 0)
+                          return;
                       serveInformation(request, std::move(responder));
                   });
     m_http->route("/info", Method::Get,
