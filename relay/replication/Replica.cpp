@@ -49,6 +49,11 @@ bool Replica::ReaderLease::deadlineExceeded() const
     return std::chrono::steady_clock::now() > m_deadline;
 }
 
+Replica::Replica(Config config)
+    : m_config(std::move(config))
+    , m_lagMs(m_config.lagMs)
+{ }
+
 std::unique_ptr<Replica> Replica::open(const Config &config, std::string &error)
 {
     std::unique_ptr<Replica> replica(new Replica(config));

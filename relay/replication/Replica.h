@@ -91,10 +91,7 @@ public:
     int activeReaders() const;
 
 private:
-    explicit Replica(Config config)
-        : m_config(std::move(config))
-        , m_lagMs(m_config.lagMs)
-    { }
+    explicit Replica(Config config);
     void releaseReader(store::SqliteConnection *connection);
 
     Config m_config;

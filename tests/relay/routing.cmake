@@ -5,3 +5,7 @@ buzz_add_qtest(NAME test_routing_decision
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_routing_decision.cpp ${_buzz_routing_pure_sources}
     LIBS Qt6::Core TIMEOUT 60)
 target_include_directories(test_routing_decision PRIVATE "${CMAKE_SOURCE_DIR}")
+
+# Engine-level routing: divergent fixtures, failure rules, metrics (manual clock, no network).
+buzz_add_qtest(NAME test_routing_engine SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_routing_engine.cpp
+    LIBS buzz_relay TIMEOUT 60)

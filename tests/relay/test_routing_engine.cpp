@@ -1,0 +1,296 @@
+// Routing through the engine's read seam with divergent fixtures: a writer-only fresh row and a
+// replica-only marker row show which pool served each read. Manual clock, explicit heartbeats and
+// replay: nothing sleeps.
+
+#include "test_routing_support.h"
+
+#include <QTest>
+
+using namespace routingtest;
+
+namespace {
+const std::string kChannel = "7c0e4c9e-1f2a-4b3c-8d4e-5f6a7b8c9d01";
+
+// The writer-only fresh row and the replica-only marker, with the replica paused in between.
+struct Divergent
+{
+    std::string stable, marker, fresh;
+};
+
+Divergent diverge(RoutingHarness &h)
+{
+    Divergent d;
+    h.createChannel(kChannel);
+    d.stable = h.post(kChannel, h.nowSec() - 10, "stable");
+    h.beatAndReplay();
+    d.marker = h.injectReplicaMarker(kChannel, h.nowSec() - 5);
+    h.replica().setPaused(true);
+    d.fresh = h.post(kChannel, h.nowSec(), "fresh");
+    return d;
+}
+} // namespace
+
+class TestRoutingEngine : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void budgetZeroKeepsEveryReadOnTheWriter();
+    void noReplicaMeansNoPoolGauges();
+    void headReadFollowsTheBudget();
+    void strongAlwaysReadsTheWriter();
+    void invalidConsistencyIsRejected();
+    void channelMetadataReadsTheWriter();
+    void uninitializedReplicaFailsClosed();
+    void replicaErrorRerunsOnTheWriter();
+    void statementTimeoutIsSurfacedNotRerun();
+    void busyReaderFallsBackExceptForHistory();
+    void historyReadsAreCappedBelowThePool();
+    void countsUseTheBoundedArmOnly();
+    void clockGoingBackRotatesTheEpoch();
+    void metricsNameEveryDecision();
+};
+
+void TestRoutingEngine::budgetZeroKeepsEveryReadOnTheWriter()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 0});
+    const Divergent d = diverge(h);
+    const QueryResult head = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(head.route, std::string("writer"));
+    QCOMPARE(head.routeReason, std::string("disabled"));
+    QVERIFY(RoutingHarness::contains(head, d.fresh));
+    QVERIFY(!RoutingHarness::contains(head, d.marker));
+    QCOMPARE(h.decisions(ReadPath::BridgeQuery, RouteDecisionLabel::Writer, RouteReason::Disabled),
+             1u);
+    QVERIFY(h.engine->metricsText().find("buzz_db_read_pool_max{pool=\"replica-0\"} 4")
+            != std::string::npos);
+}
+
+void TestRoutingEngine::noReplicaMeansNoPoolGauges()
+{
+    RoutingHarness h({.replicas = 0, .budgetMs = 1000});
+    h.createChannel(kChannel);
+    const QueryResult head = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(head.status, QueryResult::Status::Ok);
+    QCOMPARE(head.route, std::string("writer"));
+    QCOMPARE(head.routeReason, std::string("disabled"));
+    QVERIFY(h.engine->metricsText().find("buzz_db_read_pool_") == std::string::npos);
+}
+
+void TestRoutingEngine::headReadFollowsTheBudget()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000});
+    const Divergent d = diverge(h);
+
+    h.advanceMs(1000); // proof exactly at the budget: still fresh
+    QueryResult head = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(head.route, std::string("replica"));
+    QCOMPARE(head.routeReason, std::string("fresh"));
+    QVERIFY(RoutingHarness::contains(head, d.marker));
+    QVERIFY(RoutingHarness::contains(head, d.stable));
+    QVERIFY(!RoutingHarness::contains(head, d.fresh)); // bounded staleness: at most the budget old
+
+    h.advanceMs(1); // the budget no longer proves freshness
+    head = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(head.route, std::string("writer"));
+    QCOMPARE(head.routeReason, std::string("stale"));
+    QVERIFY(RoutingHarness::contains(head, d.fresh));
+    QVERIFY(!RoutingHarness::contains(head, d.marker));
+
+    // Resumed and replayed: fresh again, and now the replica has the fresh row too.
+    h.replica().setPaused(false);
+    h.beatAndReplay();
+    head = h.read(channelFilter(kChannel, 10), ReadPath::ReqHistorical);
+    QCOMPARE(head.route, std::string("replica"));
+    QVERIFY(RoutingHarness::contains(head, d.fresh));
+    QVERIFY(RoutingHarness::contains(head, d.marker));
+}
+
+void TestRoutingEngine::strongAlwaysReadsTheWriter()
+{
+    RoutingHarness h({.replicas = 2, .budgetMs = 30000});
+    const Divergent d = diverge(h);
+    const QueryResult strong = h.read("[{\"kinds\":[9],\"#h\":[\"" + kChannel
+                                      + "\"],\"limit\":10,\"consistency\":\"strong\"}]");
+    QCOMPARE(strong.route, std::string("writer"));
+    QCOMPARE(strong.routeReason, std::string("strong"));
+    QVERIFY(RoutingHarness::contains(strong, d.fresh));
+    QVERIFY(!RoutingHarness::contains(strong, d.marker));
+}
+
+void TestRoutingEngine::invalidConsistencyIsRejected()
+{
+    RoutingHarness h;
+    const QueryResult bad = h.read("[{\"kinds\":[9],\"consistency\":\"eventual\"}]");
+    QCOMPARE(bad.status, QueryResult::Status::BadRequest);
+    QVERIFY2(bad.message.find("consistency") != std::string::npos, bad.message.c_str());
+}
+
+void TestRoutingEngine::channelMetadataReadsTheWriter()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000});
+    diverge(h);
+    const std::string idOnly = "[{\"ids\":[\"" + std::string(64, 'a') + "\"]}]";
+    for (const std::string &filter : {std::string("[{\"kinds\":[39000],\"#d\":[\"x\"]}]"), idOnly,
+                                      std::string("[{\"kinds\":[9,39000],\"limit\":5}]")}) {
+        const QueryResult result = h.read(filter);
+        QCOMPARE(result.status, QueryResult::Status::Ok);
+        QCOMPARE(result.route, std::string("writer"));
+        QCOMPARE(result.routeReason, std::string("channel_metadata"));
+    }
+}
+
+void TestRoutingEngine::uninitializedReplicaFailsClosed()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000});
+    h.createChannel(kChannel);
+    h.replicas().pump(); // rows replayed, but no heartbeat yet
+    QueryResult head = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(head.route, std::string("writer"));
+    QCOMPARE(head.routeReason, std::string("uninitialized"));
+    h.beatAndReplay();
+    head = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(head.route, std::string("replica"));
+}
+
+void TestRoutingEngine::replicaErrorRerunsOnTheWriter()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000});
+    const Divergent d = diverge(h);
+    h.replica().faults().add(replication::FaultKind::Error, 1);
+    QueryResult head = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(head.status, QueryResult::Status::Ok);
+    QCOMPARE(head.route, std::string("writer"));
+    QCOMPARE(head.routeReason, std::string("replica_error"));
+    QVERIFY(RoutingHarness::contains(head, d.fresh));
+    head = h.read(channelFilter(kChannel, 10)); // the fault was for one read only
+    QCOMPARE(head.route, std::string("replica"));
+    QCOMPARE(
+        h.decisions(ReadPath::BridgeQuery, RouteDecisionLabel::Writer, RouteReason::ReplicaError),
+        1u);
+}
+
+void TestRoutingEngine::statementTimeoutIsSurfacedNotRerun()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000});
+    diverge(h);
+    h.replica().faults().add(replication::FaultKind::Timeout, 2);
+    const QueryResult http = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(http.status, QueryResult::Status::TimedOut);
+    QCOMPARE(http.message, std::string("query timed out"));
+    QVERIFY(http.events.empty());
+    const QueryResult ws = h.read(channelFilter(kChannel, 10), ReadPath::ReqHistorical);
+    QCOMPARE(ws.status, QueryResult::Status::TimedOut);
+    // Never re-run on the writer: no writer decision was counted for either read.
+    QCOMPARE(h.replicas().metrics().total(RouteDecisionLabel::Writer), 0u);
+    QCOMPARE(h.decisions(ReadPath::BridgeQuery, RouteDecisionLabel::Replica,
+                         RouteReason::StatementCancelled),
+             1u);
+    QCOMPARE(h.decisions(ReadPath::ReqHistorical, RouteDecisionLabel::Replica,
+                         RouteReason::StatementCancelled),
+             1u);
+}
+
+void TestRoutingEngine::busyReaderFallsBackExceptForHistory()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000});
+    const Divergent d = diverge(h);
+    h.replica().faults().add(replication::FaultKind::Busy, 2);
+    const QueryResult display = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(display.status, QueryResult::Status::Ok);
+    QCOMPARE(display.route, std::string("writer"));
+    QCOMPARE(display.routeReason, std::string("reader_acquire_timeout"));
+    QVERIFY(RoutingHarness::contains(display, d.fresh));
+
+    const QueryResult history = h.read(channelFilter(kChannel, 10), ReadPath::ReqHistorical);
+    QCOMPARE(history.status, QueryResult::Status::Retryable);
+    QVERIFY2(history.message.rfind("retryable:", 0) == 0, history.message.c_str());
+    QCOMPARE(h.decisions(ReadPath::ReqHistorical, RouteDecisionLabel::Rejected,
+                         RouteReason::ReaderAcquireTimeout),
+             1u);
+}
+
+void TestRoutingEngine::historyReadsAreCappedBelowThePool()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000, .lagMs = 0, .poolSize = 2});
+    diverge(h);
+    QCOMPARE(h.replicas().config().historyReadCap(), 1);
+    // Another subscription backfill holds the only history permit.
+    QVERIFY(h.replicas().acquireHistoryPermit(std::chrono::milliseconds(0)));
+    const QueryResult history = h.read(channelFilter(kChannel, 10), ReadPath::ReqHistorical);
+    QCOMPARE(history.status, QueryResult::Status::Retryable);
+    // Display reads still find a reader connection.
+    const QueryResult display = h.read(channelFilter(kChannel, 10));
+    QCOMPARE(display.route, std::string("replica"));
+    h.replicas().releaseHistoryPermit();
+    const QueryResult again = h.read(channelFilter(kChannel, 10), ReadPath::ReqHistorical);
+    QCOMPARE(again.route, std::string("replica"));
+}
+
+void TestRoutingEngine::countsUseTheBoundedArmOnly()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000});
+    h.createChannel(kChannel);
+    const std::int64_t t0 = h.nowSec();
+    const std::string old = h.post(kChannel, t0 - 700, "old");
+    h.advanceMs(1'000'000);
+    h.beatAndReplay();
+    h.advanceMs(2000); // past the budget, well inside the covered staleness bound
+    const std::string coverable = "[{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"until\":"
+        + std::to_string(t0) + ",\"before_id\":\"" + std::string(64, '0') + "\"}]";
+    // A page can be covered...
+    QCOMPARE(h.read(coverable).route, std::string("replica"));
+    // ...but a count (or a count fallback that materialises rows) only ever uses the bounded arm.
+    QueryResult count = h.count(coverable, ReadPath::BridgeCount);
+    QCOMPARE(count.route, std::string("writer"));
+    QCOMPARE(count.routeReason, std::string("stale"));
+    QCOMPARE(count.count, 1);
+    const QueryResult fallback = h.read(coverable, ReadPath::CountReqFallback);
+    QCOMPARE(fallback.route, std::string("writer"));
+    h.beatAndReplay();
+    count = h.count(channelFilter(kChannel, 10), ReadPath::CountReq);
+    QCOMPARE(count.route, std::string("replica"));
+    QCOMPARE(count.routeReason, std::string("fresh"));
+    Q_UNUSED(old);
+}
+
+void TestRoutingEngine::clockGoingBackRotatesTheEpoch()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000});
+    h.createChannel(kChannel);
+    h.beatAndReplay();
+    QCOMPARE(h.read(channelFilter(kChannel, 5)).route, std::string("replica"));
+    h.clock->setOffsetMs(-60'000); // QA moves the relay's clock back a minute
+    h.replicas().heartbeat(); // the writer notices: every retained entry is void
+    QueryResult head = h.read(channelFilter(kChannel, 5));
+    QCOMPARE(head.route, std::string("writer"));
+    QCOMPARE(head.routeReason, std::string("reader_validation_error"));
+    h.replicas().pump();
+    head = h.read(channelFilter(kChannel, 5));
+    QCOMPARE(head.route, std::string("replica"));
+}
+
+void TestRoutingEngine::metricsNameEveryDecision()
+{
+    RoutingHarness h({.replicas = 1, .budgetMs = 1000});
+    diverge(h);
+    h.read(channelFilter(kChannel, 10));
+    h.advanceMs(5000);
+    h.read(channelFilter(kChannel, 10), ReadPath::ReqHistorical);
+    const std::string text = h.engine->metricsText();
+    QVERIFY2(text.find("buzz_db_route_decision_total{path=\"bridge_query\",decision=\"replica\","
+                       "reason=\"fresh\"} 1")
+                 != std::string::npos,
+             text.c_str());
+    QVERIFY(text.find("buzz_db_route_decision_total{path=\"req_historical\",decision=\"writer\","
+                      "reason=\"stale\"} 1")
+            != std::string::npos);
+    for (const char *gauge : {"buzz_db_read_pool_size{pool=\"replica-0\"} 4",
+                              "buzz_db_read_pool_idle{pool=\"replica-0\"} 4",
+                              "buzz_db_read_pool_active{pool=\"replica-0\"} 0",
+                              "buzz_db_read_pool_max{pool=\"replica-0\"} 4"})
+        QVERIFY2(text.find(gauge) != std::string::npos, gauge);
+}
+
+QTEST_GUILESS_MAIN(TestRoutingEngine)
+#include "test_routing_engine.moc"

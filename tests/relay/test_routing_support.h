@@ -1,0 +1,184 @@
+#pragma once
+
+// A relay engine with replicas on a manual clock: heartbeats and replay happen only when a test
+// says so, so every routing situation is built deterministically and nothing sleeps.
+
+#include "net/nostr/Filter.h"
+#include "net/nostr/Keys.h"
+#include "relay/RelayEngine.h"
+#include "relay/replication/RelayClock.h"
+#include "relay/replication/ReplicaSet.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace routingtest {
+
+using namespace buzz;
+using namespace buzz::relay;
+
+struct Identity
+{
+    nostr::SecretKey key = nostr::SecretKey::generate();
+    const std::string &pubkey() const { return key.publicKeyHex(); }
+    nostr::Event sign(int kind, std::int64_t createdAt, nostr::Tags tags,
+                      std::string content = {}) const
+    {
+        nostr::Event event;
+        event.kind = kind;
+        event.createdAt = createdAt;
+        event.tags = std::move(tags);
+        event.content = std::move(content);
+        key.signEvent(event);
+        return event;
+    }
+};
+
+struct HarnessOptions
+{
+    int replicas = 1;
+    std::int64_t budgetMs = 1000;
+    std::int64_t lagMs = 0;
+    int poolSize = 4;
+};
+
+class RoutingHarness
+{
+public:
+    static constexpr std::int64_t kStartMs = 1'790'000'000'000;
+
+    explicit RoutingHarness(HarnessOptions options = {})
+    {
+        RelayEngine::Options engineOptions;
+        engineOptions.relaySecretKeyHex = std::string(63, '0') + "1";
+        engineOptions.replicas = options.replicas;
+        engineOptions.replicaLagMs = options.lagMs;
+        engineOptions.readBudgetMs = options.budgetMs;
+        engineOptions.readPoolSize = options.poolSize;
+        engineOptions.relayClock = clock;
+        engineOptions.replicationDriver = false;
+        engine = std::make_unique<RelayEngine>(std::move(engineOptions));
+    }
+
+    std::shared_ptr<replication::RelayClock> clock = replication::RelayClock::manual(kStartMs);
+    std::unique_ptr<RelayEngine> engine;
+    Identity owner;
+
+    replication::ReplicaSet &replicas() { return *engine->replicaSet(); }
+    replication::Replica &replica(int index = 0) { return replicas().replica(index); }
+    std::int64_t nowSec() const { return clock->nowSec(); }
+    void advanceMs(std::int64_t ms) { clock->advanceMs(ms); }
+    // One heartbeat, then replay whatever each replica's lag allows.
+    void beatAndReplay()
+    {
+        replicas().heartbeat();
+        replicas().pump();
+    }
+
+    IngestResult submit(const Identity &who, const nostr::Event &event)
+    {
+        return engine->ingest(event, RequestContext {"local", who.pubkey(), Transport::Http});
+    }
+    std::string createChannel(const std::string &uuid)
+    {
+        const auto result = submit(
+            owner,
+            owner.sign(9007, nowSec(),
+                       {{"h", uuid}, {"name", "c-" + uuid.substr(0, 4)}, {"visibility", "open"}}));
+        return result.accepted() ? uuid : std::string();
+    }
+    // A channel message; returns its id (empty when refused).
+    std::string post(const std::string &channel, std::int64_t createdAt, const std::string &content)
+    {
+        const auto event = owner.sign(9, createdAt, {{"h", channel}}, content);
+        return submit(owner, event).accepted() ? event.id : std::string();
+    }
+    std::string reply(const std::string &channel, const std::string &root, std::int64_t createdAt,
+                      const std::string &content)
+    {
+        const auto event =
+            owner.sign(9, createdAt, {{"h", channel}, {"e", root, "", "root"}}, content);
+        return submit(owner, event).accepted() ? event.id : std::string();
+    }
+    bool remove(const std::string &id)
+    {
+        return submit(owner, owner.sign(5, nowSec(), {{"e", id}})).accepted();
+    }
+    // A row only the replica has (unphysical on purpose): proves a page came from the replica.
+    std::string injectReplicaMarker(const std::string &channel, std::int64_t createdAt,
+                                    int replicaIndex = 0)
+    {
+        const auto event = owner.sign(9, createdAt, {{"h", channel}}, "replica-marker");
+        nlohmann::json op = {{"op", "event"},          {"community", "local"},
+                             {"json", event.toJson()}, {"channel", channel},
+                             {"d_tag", nullptr},       {"received_at", createdAt}};
+        nlohmann::json change = {{"community", "local"}, {"ops", nlohmann::json::array({op})}};
+        auto &target = replica(replicaIndex);
+        replication::CommitRecord record {target.appliedLsn(), clock->nowMs(), change.dump()};
+        return target.apply({&record, 1}) ? event.id : std::string();
+    }
+
+    QueryResult read(const std::string &filtersJson, ReadPath path = ReadPath::BridgeQuery)
+    {
+        auto filters = nostr::Filter::listFromJson(filtersJson);
+        if (!filters)
+            return QueryResult {QueryResult::Status::BadRequest, filters.error()};
+        return engine->query(filters.value(),
+                             RequestContext {"local", owner.pubkey(), Transport::Http}, path);
+    }
+    QueryResult count(const std::string &filtersJson, ReadPath path = ReadPath::BridgeCount)
+    {
+        auto filters = nostr::Filter::listFromJson(filtersJson);
+        if (!filters)
+            return QueryResult {QueryResult::Status::BadRequest, filters.error()};
+        return engine->count(filters.value(),
+                             RequestContext {"local", owner.pubkey(), Transport::Http}, path);
+    }
+    static std::vector<std::string> ids(const QueryResult &result)
+    {
+        std::vector<std::string> out;
+        for (const auto &stored : result.events)
+            out.push_back(stored.event.id);
+        return out;
+    }
+    static bool contains(const QueryResult &result, const std::string &id)
+    {
+        for (const auto &stored : result.events)
+            if (stored.event.id == id)
+                return true;
+        return false;
+    }
+    std::uint64_t decisions(ReadPath path, RouteDecisionLabel label, RouteReason reason)
+    {
+        return replicas().metrics().count(path, label, reason);
+    }
+};
+
+inline std::string channelFilter(const std::string &channel, int limit)
+{
+    return "[{\"kinds\":[9],\"#h\":[\"" + channel + "\"],\"limit\":" + std::to_string(limit) + "}]";
+}
+inline std::string channelPage(const std::string &channel, int limit, std::int64_t until,
+                               const std::string &beforeId)
+{
+    return "[{\"kinds\":[9],\"#h\":[\"" + channel + "\"],\"limit\":" + std::to_string(limit)
+        + ",\"until\":" + std::to_string(until) + ",\"before_id\":\"" + beforeId + "\"}]";
+}
+inline std::string threadPage(const std::string &channel, const std::string &root, int limit,
+                              std::optional<std::int64_t> since = std::nullopt,
+                              const std::string &afterId = {})
+{
+    std::string filter = "[{\"kinds\":[9],\"#h\":[\"" + channel + "\"],\"#e\":[\"" + root
+        + "\"],\"depth_limit\":3,\"limit\":" + std::to_string(limit);
+    if (since)
+        filter += ",\"since\":" + std::to_string(*since);
+    if (!afterId.empty())
+        filter += ",\"after_id\":\"" + afterId + "\"";
+    return filter + "}]";
+}
+
+} // namespace routingtest
