@@ -1,0 +1,198 @@
+#include "app/desktop/DesktopSession.h"
+
+#include "app/desktop/EmbeddedRelay.h"
+#include "canvas/CanvasService.h"
+#include "canvas/ChannelService.h"
+#include "canvas/DraftStore.h"
+#include "canvas/Identity.h"
+#include "canvas/ProfileCache.h"
+#include "canvas/SearchService.h"
+#include "net/client/RelayConnection.h"
+#include "ui/CanvasEditor.h"
+#include "ui/CanvasPane.h"
+#include "ui/MainWindow.h"
+
+#include <QDir>
+#include <QLoggingCategory>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTimer>
+
+Q_LOGGING_CATEGORY(lcSession, "buzz.desktop.session")
+
+namespace buzz::desktop {
+
+namespace {
+const QString kRelayModeKey = QStringLiteral("relay/mode"); // "embedded" | "remote"
+const QString kRelayUrlKey = QStringLiteral("relay/url");
+} // namespace
+
+DesktopSession::DesktopSession(Options options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+{
+    if (m_options.profileDir) {
+        m_dataDir = *m_options.profileDir;
+        m_settings = std::make_unique<QSettings>(
+            QDir(m_dataDir).filePath(QStringLiteral("buzz-canvas.ini")), QSettings::IniFormat);
+    } else {
+        m_dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+        m_settings = std::make_unique<QSettings>();
+    }
+}
+
+DesktopSession::~DesktopSession()
+{
+    teardown();
+}
+
+QString DesktopSession::relayUrl() const
+{
+    return m_services.connection ? m_services.connection->relayUrl().toString() : QString();
+}
+
+QCoro::Task<bool> DesktopSession::start()
+{
+    if (!QDir().mkpath(m_dataDir)) {
+        m_error = tr("Cannot create the data directory %1").arg(m_dataDir);
+        co_return false;
+    }
+
+    // Which relay: --relay / BUZZ_RELAY_URL, else Settings, else the embedded one.
+    QString remote;
+    if (m_options.relayUrl)
+        remote = *m_options.relayUrl;
+    else if (m_settings->value(kRelayModeKey).toString() == QLatin1String("remote"))
+        remote = m_settings->value(kRelayUrlKey).toString();
+
+    QUrl url;
+    if (!remote.isEmpty()) {
+        url = client::RelayConnection::parseRelayUrl(remote);
+        if (url.isEmpty()) {
+            m_error = tr("Not a relay address: %1").arg(remote);
+            co_return false;
+        }
+    } else {
+        m_relay = std::make_unique<EmbeddedRelay>();
+        if (!m_relay->start(QDir(m_dataDir).filePath(QStringLiteral("relay")))) {
+            m_error = tr("The embedded relay could not start: %1").arg(m_relay->errorString());
+            m_relay.reset();
+            co_return false;
+        }
+        url = QUrl(m_relay->url());
+    }
+
+    m_serviceOwner = new QObject(this);
+    // A profile is one person: its key lives in the profile, never in the shared system keychain.
+    auto *identity =
+        new canvas::Identity(m_dataDir,
+                             m_options.profileDir ? canvas::Identity::KeychainUse::Never
+                                                  : canvas::Identity::KeychainUse::Try,
+                             m_serviceOwner);
+    const QPointer<QObject> owner = m_serviceOwner;
+    const bool loaded = co_await identity->load();
+    if (!owner)
+        co_return false;
+    if (!loaded) {
+        qCInfo(lcSession) << "no identity yet: generating one";
+        co_await identity->generate();
+        if (!owner)
+            co_return false;
+    }
+
+    auto *connection = new client::RelayConnection(url, m_serviceOwner);
+    connection->setSecretKey(identity->secretKey());
+    connect(identity, &canvas::Identity::changed, connection,
+            [connection, identity] { connection->setSecretKey(identity->secretKey()); });
+
+    m_services.connection = connection;
+    m_services.identity = identity;
+    m_services.canvas = new canvas::CanvasService(connection, m_serviceOwner);
+    m_services.channels = new canvas::ChannelService(connection, m_serviceOwner);
+    m_services.search = new canvas::SearchService(connection, m_serviceOwner);
+    m_services.profiles = new canvas::ProfileCache(connection, m_serviceOwner);
+    m_services.drafts =
+        new canvas::DraftStore(QDir(m_dataDir).filePath(QStringLiteral("drafts")), m_serviceOwner);
+    m_services.embeddedRelay = m_relay != nullptr;
+    m_services.relayLabel = m_relay ? tr("Embedded relay") : url.toString();
+    // The embedded relay gets a new port every run; its drafts are keyed by its data instead.
+    m_services.draftRelayKey = m_relay ? QStringLiteral("embedded") : url.toString();
+    m_services.draftCommunity = m_relay ? QStringLiteral("local") : connection->communityHost();
+
+    m_window = new ui::MainWindow(m_services, m_settings.get());
+    m_window->setAttribute(Qt::WA_DeleteOnClose, false);
+    ui::SettingsDialog::Values values;
+    values.embedded = m_settings->value(kRelayModeKey).toString() != QLatin1String("remote");
+    values.relayUrl = m_settings->value(kRelayUrlKey).toString();
+    m_window->setRelaySettings(
+        values,
+        m_options.relayUrl
+            ? tr("Currently overridden by %1 (%2).").arg(m_options.relaySource, *m_options.relayUrl)
+            : QString());
+    connect(m_window, &ui::MainWindow::relaySettingsChanged, this,
+            &DesktopSession::applyRelaySettings);
+    connect(m_window->canvasPane(), &ui::CanvasPane::canvasShown, this, [this] {
+        if (m_firstShown)
+            return;
+        m_firstShown = true;
+        emit firstCanvasShown();
+        maybeAutotype();
+    });
+    if (m_options.showWindow)
+        m_window->show();
+    m_window->start(m_relay ? m_options.firstChannelName : QString());
+    emit started();
+    co_return true;
+}
+
+void DesktopSession::maybeAutotype()
+{
+    // Test hook for the crash-recovery test (a child process cannot be driven by QTest): type this
+    // text into the editor of the first canvas, as a user would, then let autosave do its job.
+    const QByteArray text = qgetenv("BUZZ_CANVAS_AUTOTYPE");
+    if (text.isEmpty() || !m_window)
+        return;
+    QTimer::singleShot(0, m_window, [window = m_window, text = QString::fromUtf8(text)] {
+        window->canvasPane()->startEditing();
+        window->canvasPane()->editor()->editor()->insertPlainText(text);
+    });
+}
+
+void DesktopSession::applyRelaySettings(const ui::SettingsDialog::Values &values)
+{
+    m_settings->setValue(kRelayModeKey,
+                         values.embedded ? QStringLiteral("embedded") : QStringLiteral("remote"));
+    m_settings->setValue(kRelayUrlKey, values.relayUrl);
+    m_settings->sync();
+    if (m_options.relayUrl)
+        return; // --relay / BUZZ_RELAY_URL still wins for this run
+    QTimer::singleShot(0, this, [this] { restart(); });
+}
+
+QCoro::Task<bool> DesktopSession::restart()
+{
+    teardown();
+    m_firstShown = false;
+    co_return co_await start();
+}
+
+void DesktopSession::teardown()
+{
+    if (m_window) {
+        m_window->close(); // saves the layout and flushes drafts
+        delete m_window;
+        m_window = nullptr;
+    }
+    if (m_services.drafts)
+        m_services.drafts->flush();
+    delete m_serviceOwner;
+    m_serviceOwner = nullptr;
+    m_services = {};
+    if (m_relay) {
+        m_relay->stop();
+        m_relay.reset();
+    }
+}
+
+} // namespace buzz::desktop

@@ -1,0 +1,109 @@
+#include "ui/CanvasEditor.h"
+
+#include "ui/MarkdownHighlighter.h"
+
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTextCursor>
+
+namespace buzz::ui {
+
+CanvasEditor::CanvasEditor(QWidget *parent)
+    : QWidget(parent)
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_editor(new QPlainTextEdit(m_splitter))
+    , m_preview(new QTextBrowser(m_splitter))
+    , m_highlighter(new MarkdownHighlighter(m_editor->document()))
+{
+    setObjectName(QStringLiteral("canvasEditorPane"));
+    m_editor->setObjectName(QStringLiteral("canvasEditor"));
+    m_editor->setAccessibleName(tr("Canvas Markdown editor"));
+    m_editor->setPlaceholderText(tr("Write your canvas content in Markdown…"));
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    m_editor->setFont(mono);
+    m_editor->setTabStopDistance(QFontMetricsF(mono).horizontalAdvance(QLatin1Char(' ')) * 4);
+    m_editor->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_preview->setObjectName(QStringLiteral("canvasPreview"));
+    m_preview->setAccessibleName(tr("Rendered preview"));
+    m_preview->setOpenExternalLinks(true);
+    m_preview->setFocusPolicy(Qt::ClickFocus);
+    m_splitter->addWidget(m_editor);
+    m_splitter->addWidget(m_preview);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->setSizes({1, 1});
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_splitter);
+
+    m_previewTimer.setSingleShot(true);
+    connect(&m_previewTimer, &QTimer::timeout, this, &CanvasEditor::refreshPreviewNow);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
+        schedulePreview();
+        emit textEdited();
+    });
+}
+
+void CanvasEditor::loadText(const QString &text)
+{
+    m_editor->setPlainText(text);
+    m_editor->document()->clearUndoRedoStacks();
+    m_editor->moveCursor(QTextCursor::Start);
+    refreshPreviewNow();
+}
+
+void CanvasEditor::replaceText(const QString &text)
+{
+    QTextCursor cursor(m_editor->document());
+    cursor.beginEditBlock();
+    cursor.select(QTextCursor::Document);
+    cursor.insertText(text);
+    cursor.endEditBlock();
+}
+
+QString CanvasEditor::text() const
+{
+    return m_editor->toPlainText();
+}
+
+void CanvasEditor::setReadOnly(bool readOnly)
+{
+    m_editor->setReadOnly(readOnly);
+}
+
+void CanvasEditor::setPreviewVisible(bool visible)
+{
+    m_preview->setVisible(visible);
+    if (visible)
+        refreshPreviewNow();
+}
+
+bool CanvasEditor::isPreviewVisible() const
+{
+    return !m_preview->isHidden();
+}
+
+void CanvasEditor::schedulePreview()
+{
+    if (m_preview->isHidden())
+        return;
+    // Rendering costs roughly linear time in the document size: wait longer for big documents so
+    // the preview never competes with keystrokes.
+    const int size = m_editor->document()->characterCount();
+    m_previewTimer.start(qBound(250, 250 + size / 1000, 2000));
+}
+
+void CanvasEditor::refreshPreviewNow()
+{
+    m_previewTimer.stop();
+    if (m_preview->isHidden())
+        return;
+    const int scroll = m_preview->verticalScrollBar()->value();
+    m_preview->setMarkdown(m_editor->toPlainText());
+    m_preview->verticalScrollBar()->setValue(scroll);
+}
+
+} // namespace buzz::ui

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+
+class QPlainTextEdit;
+class QSplitter;
+class QTextBrowser;
+
+namespace buzz::ui {
+
+class MarkdownHighlighter;
+
+// The Markdown editor: a monospace QPlainTextEdit with syntax colouring and a live rendered
+// preview beside it. The preview is debounced by document size so typing stays under a frame
+// even in a 1 MB canvas.
+class CanvasEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CanvasEditor(QWidget *parent = nullptr);
+
+    // Loads text as a fresh document (clears undo): starting an edit, restoring a draft.
+    void loadText(const QString &text);
+    // Replaces the whole text as one undoable step, so Ctrl+Z brings the previous text back
+    // (applying a merge, taking theirs).
+    void replaceText(const QString &text);
+    QString text() const;
+
+    void setReadOnly(bool readOnly);
+    void setPreviewVisible(bool visible);
+    bool isPreviewVisible() const;
+    void refreshPreviewNow();
+
+    QPlainTextEdit *editor() const { return m_editor; }
+    QTextBrowser *preview() const { return m_preview; }
+
+signals:
+    void textEdited(); // every change of the text (typing, paste, replaceText)
+
+private:
+    void schedulePreview();
+
+    QSplitter *m_splitter;
+    QPlainTextEdit *m_editor;
+    QTextBrowser *m_preview;
+    MarkdownHighlighter *m_highlighter;
+    QTimer m_previewTimer;
+};
+
+} // namespace buzz::ui

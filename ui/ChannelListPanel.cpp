@@ -1,0 +1,217 @@
+#include "ui/ChannelListPanel.h"
+
+#include "ui/CreateChannelDialog.h"
+#include "ui/models/ChannelListModel.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include <qcoro/qcorotask.h>
+
+namespace buzz::ui {
+
+ChannelListPanel::ChannelListPanel(const UiServices &services, QWidget *parent)
+    : QWidget(parent)
+    , m_services(services)
+    , m_model(new ChannelListModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_filter(new QLineEdit(this))
+    , m_list(new QListView(this))
+    , m_create(new QPushButton(tr("New…"), this))
+    , m_join(new QPushButton(tr("Join"), this))
+    , m_status(new QLabel(this))
+{
+    setObjectName(QStringLiteral("channelListPanel"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterRole(Qt::AccessibleTextRole);
+    m_filter->setObjectName(QStringLiteral("channelFilterEdit"));
+    m_filter->setAccessibleName(tr("Filter channels"));
+    m_filter->setPlaceholderText(tr("Filter channels"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+    m_list->setObjectName(QStringLiteral("channelList"));
+    m_list->setAccessibleName(tr("Channels"));
+    m_list->setModel(m_proxy);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->setUniformItemSizes(true);
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &ChannelListPanel::onCurrentChanged);
+    m_create->setObjectName(QStringLiteral("createChannelButton"));
+    m_create->setAccessibleName(tr("New channel"));
+    m_create->setToolTip(tr("Create a channel"));
+    m_create->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder));
+    connect(m_create, &QPushButton::clicked, this, &ChannelListPanel::askCreate);
+    m_join->setObjectName(QStringLiteral("joinChannelButton"));
+    m_join->setAccessibleName(tr("Join channel"));
+    m_join->setToolTip(tr("Join the selected open channel"));
+    connect(m_join, &QPushButton::clicked, this, [this] { joinChannel(selectedChannelId()); });
+    m_status->setObjectName(QStringLiteral("channelListStatusLabel"));
+    m_status->setWordWrap(true);
+    m_status->hide();
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_create);
+    buttons->addWidget(m_join);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_list, 1);
+    layout->addWidget(m_status);
+    layout->addLayout(buttons);
+    updateButtons();
+}
+
+void ChannelListPanel::focusFilter()
+{
+    m_filter->setFocus();
+    m_filter->selectAll();
+}
+
+QString ChannelListPanel::selectedChannelId() const
+{
+    return m_list->currentIndex().data(ChannelListModel::ChannelIdRole).toString();
+}
+
+void ChannelListPanel::selectChannel(const QString &channelId)
+{
+    const int row = m_model->rowOf(channelId);
+    if (row < 0) {
+        m_pendingSelection = channelId;
+        return;
+    }
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row));
+    if (!index.isValid()) {
+        m_filter->clear();
+    }
+    m_list->setCurrentIndex(m_proxy->mapFromSource(m_model->index(row)));
+}
+
+void ChannelListPanel::refresh(const QString &createFirstNamed)
+{
+    if (m_busy)
+        return;
+    m_busy = true;
+    m_status->setText(tr("Loading channels…"));
+    m_status->show();
+    QCoro::connect(
+        m_services.channels->list(), this,
+        [this, createFirstNamed](client::Result<std::vector<canvas::ChannelInfo>> channels) {
+            m_busy = false;
+            if (!channels) {
+                m_status->setText(channels.error().shortText());
+                m_status->setToolTip(channels.error().longText());
+                emit relayProblem(channels.error());
+                return;
+            }
+            m_status->hide();
+            const QString keep =
+                m_pendingSelection.isEmpty() ? selectedChannelId() : m_pendingSelection;
+            if (channels->empty() && !createFirstNamed.isEmpty()) {
+                canvas::CreateChannelRequest request;
+                request.name = createFirstNamed;
+                request.about = tr("Your first channel. Its canvas is a shared Markdown page.");
+                createChannel(request);
+                return;
+            }
+            m_model->setChannels(std::move(*channels));
+            emit channelsLoaded(m_model->rowCount());
+            if (!keep.isEmpty() && m_model->rowOf(keep) >= 0) {
+                m_pendingSelection.clear();
+                selectChannel(keep);
+            } else if (m_model->rowCount() > 0 && !m_list->currentIndex().isValid()) {
+                m_list->setCurrentIndex(m_proxy->index(0, 0));
+            }
+            updateButtons();
+        });
+}
+
+void ChannelListPanel::onCurrentChanged()
+{
+    updateButtons();
+    const QString id = selectedChannelId();
+    if (const auto channel = m_model->channel(id))
+        emit channelActivated(*channel);
+}
+
+void ChannelListPanel::updateButtons()
+{
+    const auto channel = m_model->channel(selectedChannelId());
+    m_join->setEnabled(channel && !channel->isMember && !channel->isPrivate && !m_busy);
+    m_join->setVisible(channel && !channel->isMember);
+}
+
+void ChannelListPanel::askCreate()
+{
+    auto *dialog = new CreateChannelDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { createChannel(dialog->request()); });
+    dialog->open();
+}
+
+void ChannelListPanel::createChannel(const canvas::CreateChannelRequest &request)
+{
+    m_busy = true;
+    m_status->setText(tr("Creating #%1…").arg(request.name));
+    m_status->show();
+    updateButtons();
+    QCoro::connect(
+        m_services.channels->create(request), this,
+        [this](client::Result<canvas::ChannelInfo> created) {
+            m_busy = false;
+            if (!created) {
+                m_status->setText(
+                    tr("Couldn't create the channel: %1").arg(created.error().shortText()));
+                m_status->setToolTip(created.error().longText());
+                emit relayProblem(created.error());
+                updateButtons();
+                return;
+            }
+            m_status->hide();
+            m_model->upsert(*created);
+            m_filter->clear();
+            selectChannel(created->id);
+            emit channelsLoaded(m_model->rowCount());
+            updateButtons();
+        });
+}
+
+void ChannelListPanel::joinChannel(const QString &channelId)
+{
+    auto channel = m_model->channel(channelId);
+    if (!channel || channel->isMember)
+        return;
+    m_busy = true;
+    updateButtons();
+    QCoro::connect(
+        m_services.channels->join(channelId), this, [this, channelId](client::Result<void> joined) {
+            m_busy = false;
+            if (!joined) {
+                m_status->setText(tr("Couldn't join: %1").arg(joined.error().shortText()));
+                m_status->setToolTip(joined.error().longText());
+                m_status->show();
+                emit relayProblem(joined.error());
+                updateButtons();
+                return;
+            }
+            auto updated = m_model->channel(channelId);
+            if (!updated)
+                return;
+            updated->isMember = true;
+            if (updated->myRole.isEmpty())
+                updated->myRole = QStringLiteral("member");
+            m_model->upsert(*updated);
+            selectChannel(channelId);
+            updateButtons();
+            emit channelUpdated(*updated);
+        });
+}
+
+} // namespace buzz::ui

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "canvas/ChannelService.h"
+#include "ui/UiServices.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QListView;
+class QPushButton;
+class QSortFilterProxyModel;
+
+namespace buzz::ui {
+
+class ChannelListModel;
+
+// The channel list on the left: filter box, my channels then open ones, New and Join buttons.
+class ChannelListPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ChannelListPanel(const UiServices &services, QWidget *parent = nullptr);
+
+    ChannelListModel *model() const { return m_model; }
+    // Reloads the list; when `createFirstNamed` is set and the relay lists no channel at all, it
+    // creates that channel first (the embedded relay's first run).
+    void refresh(const QString &createFirstNamed = {});
+    void selectChannel(const QString &channelId);
+    QString selectedChannelId() const;
+    void createChannel(const canvas::CreateChannelRequest &request);
+    void joinChannel(const QString &channelId);
+    void focusFilter();
+
+signals:
+    void channelActivated(const buzz::canvas::ChannelInfo &channel);
+    void channelUpdated(const buzz::canvas::ChannelInfo &channel); // after join
+    void channelsLoaded(int count);
+    void relayProblem(const buzz::client::RelayError &error);
+
+private:
+    void onCurrentChanged();
+    void askCreate();
+    void updateButtons();
+
+    UiServices m_services;
+    ChannelListModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QLineEdit *m_filter;
+    QListView *m_list;
+    QPushButton *m_create;
+    QPushButton *m_join;
+    QLabel *m_status;
+    QString m_pendingSelection;
+    bool m_busy = false;
+};
+
+} // namespace buzz::ui

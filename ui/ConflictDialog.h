@@ -1,0 +1,70 @@
+#pragma once
+
+#include "canvas/Merge3.h"
+
+#include <QDialog>
+
+#include <vector>
+
+class QButtonGroup;
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace buzz::ui {
+
+// Three-way merge of an edit with the revision that beat it (ARCHITECTURE §4): a clean merge is
+// shown ready to save; conflicting hunks are resolved side by side (mine / theirs / both). Two
+// shortcuts skip the merge: "Keep mine on top of theirs" and "Take theirs". The dialog never
+// touches the editor: the caller applies resultText() only when the dialog is accepted, so Cancel
+// leaves the editor exactly as it was.
+class ConflictDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    enum class Resolution { None, Merged, KeepMine, TakeTheirs };
+
+    struct Input
+    {
+        QString baseText; // the revision the edit started from ("" when there was none)
+        QString mineText; // the editor's text
+        QString theirsText; // the head now
+        QString theirsAuthor; // display name
+        QString theirsTime; // formatted
+        QString acceptLabel; // "Save merge" (after a failed save) or "Use merge" (while editing)
+    };
+
+    explicit ConflictDialog(Input input, QWidget *parent = nullptr);
+
+    Resolution resolution() const { return m_resolution; }
+    QString resultText() const;
+    int conflictCount() const { return int(m_conflicts.size()); }
+    int unresolvedCount() const;
+    const canvas::MergeResult &merge() const { return m_merge; }
+
+private:
+    void showConflict(int index);
+    void choose(canvas::MergeResult::Choice choice);
+    void rebuildResult();
+    void finish(Resolution resolution);
+
+    Input m_input;
+    canvas::MergeResult m_merge;
+    std::vector<int> m_conflicts; // hunk index of each conflicting hunk
+    std::vector<int> m_choices; // per conflict: -1 unresolved, else a MergeResult::Choice
+    int m_current = -1;
+    Resolution m_resolution = Resolution::None;
+    bool m_resultEdited = false;
+
+    QLabel *m_summary;
+    QListWidget *m_hunkList;
+    QPlainTextEdit *m_mineHunk;
+    QPlainTextEdit *m_theirsHunk;
+    QButtonGroup *m_choiceGroup;
+    QPlainTextEdit *m_result;
+    QLabel *m_progress;
+    QPushButton *m_accept;
+};
+
+} // namespace buzz::ui

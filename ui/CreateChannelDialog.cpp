@@ -1,0 +1,59 @@
+#include "ui/CreateChannelDialog.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace buzz::ui {
+
+CreateChannelDialog::CreateChannelDialog(QWidget *parent)
+    : QDialog(parent)
+    , m_name(new QLineEdit(this))
+    , m_about(new QLineEdit(this))
+    , m_private(new QCheckBox(tr("Private (members only)"), this))
+{
+    setObjectName(QStringLiteral("createChannelDialog"));
+    setWindowTitle(tr("New Channel"));
+    setAccessibleName(windowTitle());
+    m_name->setObjectName(QStringLiteral("channelNameEdit"));
+    m_name->setAccessibleName(tr("Channel name"));
+    m_name->setPlaceholderText(tr("design-reviews"));
+    m_about->setObjectName(QStringLiteral("channelAboutEdit"));
+    m_about->setAccessibleName(tr("Description"));
+    m_private->setObjectName(QStringLiteral("channelPrivateCheck"));
+    m_private->setAccessibleName(m_private->text());
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_create = buttons->addButton(tr("Create"), QDialogButtonBox::AcceptRole);
+    m_create->setObjectName(QStringLiteral("createChannelConfirmButton"));
+    m_create->setAccessibleName(tr("Create"));
+    m_create->setEnabled(false);
+    buttons->button(QDialogButtonBox::Cancel)
+        ->setObjectName(QStringLiteral("createChannelCancelButton"));
+    connect(m_name, &QLineEdit::textChanged, this,
+            [this](const QString &text) { m_create->setEnabled(!text.trimmed().isEmpty()); });
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Name:"), m_name);
+    form->addRow(tr("&Description:"), m_about);
+    form->addRow(QString(), m_private);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+}
+
+canvas::CreateChannelRequest CreateChannelDialog::request() const
+{
+    canvas::CreateChannelRequest request;
+    request.name = m_name->text().trimmed();
+    request.about = m_about->text().trimmed();
+    request.isPrivate = m_private->isChecked();
+    return request;
+}
+
+} // namespace buzz::ui

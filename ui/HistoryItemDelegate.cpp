@@ -1,0 +1,78 @@
+#include "ui/HistoryItemDelegate.h"
+
+#include "ui/models/HistoryModel.h"
+
+#include <QApplication>
+#include <QPainter>
+#include <QPainterPath>
+
+namespace buzz::ui {
+
+void HistoryItemDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
+                                const QModelIndex &index) const
+{
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    opt.text.clear();
+    const QWidget *widget = option.widget;
+    QStyle *style = widget ? widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
+
+    const bool selected = option.state & QStyle::State_Selected;
+    const QPalette::ColorGroup group =
+        option.state & QStyle::State_Enabled ? QPalette::Normal : QPalette::Disabled;
+    const QColor text =
+        option.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Text);
+    QColor muted = text;
+    muted.setAlphaF(0.65);
+
+    const QRect area = option.rect.adjusted(8, 4, -8, -4);
+    QFont bold = option.font;
+    bold.setBold(true);
+    const QFontMetrics boldMetrics(bold);
+    const QFontMetrics metrics(option.font);
+
+    painter->save();
+    const bool current = index.data(HistoryModel::IsCurrentRole).toBool();
+    int badgeWidth = 0;
+    if (current) {
+        QFont small = option.font;
+        small.setPointSizeF(option.font.pointSizeF() * 0.85);
+        small.setBold(true);
+        const QFontMetrics smallMetrics(small);
+        const QString badge = tr("Current");
+        badgeWidth = smallMetrics.horizontalAdvance(badge) + 12;
+        const QRect badgeRect(area.right() - badgeWidth, area.top() + 1, badgeWidth,
+                              smallMetrics.height() + 4);
+        QPainterPath path;
+        path.addRoundedRect(badgeRect, 6, 6);
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->fillPath(path, QColor(39, 174, 96));
+        painter->setPen(Qt::white);
+        painter->setFont(small);
+        painter->drawText(badgeRect, Qt::AlignCenter, badge);
+        badgeWidth += 6;
+    }
+    painter->setPen(text);
+    painter->setFont(bold);
+    const QString author = boldMetrics.elidedText(index.data(HistoryModel::AuthorRole).toString(),
+                                                  Qt::ElideRight, area.width() - badgeWidth);
+    painter->drawText(
+        QRect(area.left(), area.top(), area.width() - badgeWidth, boldMetrics.height()),
+        Qt::AlignLeft | Qt::AlignVCenter, author);
+    painter->setPen(muted);
+    painter->setFont(option.font);
+    painter->drawText(
+        QRect(area.left(), area.top() + boldMetrics.height() + 2, area.width(), metrics.height()),
+        Qt::AlignLeft | Qt::AlignVCenter, index.data(HistoryModel::TimeRole).toString());
+    painter->restore();
+}
+
+QSize HistoryItemDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const
+{
+    QFont bold = option.font;
+    bold.setBold(true);
+    return {200, QFontMetrics(bold).height() + QFontMetrics(option.font).height() + 12};
+}
+
+} // namespace buzz::ui

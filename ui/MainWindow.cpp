@@ -1,0 +1,399 @@
+#include "ui/MainWindow.h"
+
+#include "canvas/DraftStore.h"
+#include "canvas/Identity.h"
+#include "net/client/RelayConnection.h"
+#include "net/client/RelaySocket.h"
+#include "ui/CanvasEditor.h"
+#include "ui/CanvasPane.h"
+#include "ui/ChannelListPanel.h"
+#include "ui/DiagnosticsPanel.h"
+#include "ui/HistoryPanel.h"
+#include "ui/IdentityDialog.h"
+#include "ui/SearchPanel.h"
+#include "ui/models/ChannelListModel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QToolButton>
+
+namespace buzz::ui {
+
+MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget *parent)
+    : QMainWindow(parent)
+    , m_services(services)
+    , m_settings(settings)
+    , m_canvas(new CanvasPane(services, this))
+    , m_channels(new ChannelListPanel(services, this))
+    , m_history(new HistoryPanel(services, this))
+    , m_search(new SearchPanel(services, this))
+    , m_diagnostics(new DiagnosticsPanel(services.connection->requestLog(), this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setAccessibleName(tr("Buzz Canvas"));
+    setCentralWidget(m_canvas);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    resize(1280, 800);
+
+    createActions();
+    createDocks();
+    createStatusBar();
+
+    connect(m_channels, &ChannelListPanel::channelActivated, this, &MainWindow::onChannelActivated);
+    connect(m_channels, &ChannelListPanel::channelUpdated, this,
+            [this](const canvas::ChannelInfo &channel) {
+                m_canvas->updateChannel(channel);
+                m_history->setCanRestore(channel.canEditCanvas());
+                updateActions();
+            });
+    connect(m_channels, &ChannelListPanel::relayProblem, this, &MainWindow::onRelayProblem);
+    connect(m_canvas, &CanvasPane::joinRequested, m_channels, &ChannelListPanel::joinChannel);
+    connect(m_canvas, &CanvasPane::settingsRequested, this, &MainWindow::showSettings);
+    connect(m_canvas, &CanvasPane::identityRequested, this, &MainWindow::showIdentity);
+    connect(m_canvas, &CanvasPane::relayProblem, this, &MainWindow::onRelayProblem);
+    connect(m_canvas, &CanvasPane::headChanged, m_history, &HistoryPanel::setCurrent);
+    connect(m_canvas, &CanvasPane::saveSettled, this, [this](const canvas::SaveOutcome &outcome) {
+        // Every settled save may have moved the head: the history list is re-read.
+        if (outcome.kind != canvas::SaveOutcome::Kind::Error)
+            m_history->reload();
+        if (outcome.kind != canvas::SaveOutcome::Kind::Error
+            && outcome.kind != canvas::SaveOutcome::Kind::OutcomeUnknown) {
+            m_relayProblem.clear();
+            updateRelayStatus();
+        }
+    });
+    connect(m_canvas, &CanvasPane::editingChanged, this, [this] {
+        updateActions();
+        updateTitle();
+    });
+    connect(m_canvas, &CanvasPane::canvasShown, this, [this] { updateActions(); });
+    connect(m_canvas, &CanvasPane::saveStateChanged, this, [this](const QString &state) {
+        m_saveState->setText(state);
+        updateTitle();
+    });
+    connect(m_history, &HistoryPanel::restoreSettled, this,
+            [this](const canvas::SaveOutcome &outcome) {
+                if (outcome.saved && outcome.isSaved())
+                    m_canvas->adoptHead(*outcome.saved);
+                else
+                    m_canvas->reload();
+            });
+    connect(m_search, &SearchPanel::channelRequested, this, &MainWindow::openChannel);
+    m_search->setChannelNamer([this](const QString &id) {
+        const auto channel = m_channels->model()->channel(id);
+        return channel ? channel->name : QString();
+    });
+
+    connect(m_services.connection->socket(), &client::RelaySocket::stateChanged, this,
+            &MainWindow::updateRelayStatus);
+    connect(m_services.identity, &canvas::Identity::changed, this,
+            &MainWindow::updateIdentityStatus);
+
+    if (m_settings) {
+        restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
+        restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
+    }
+    updateRelayStatus();
+    updateIdentityStatus();
+    updateTitle();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    auto *fileMenu = menuBar()->addMenu(tr("&File"));
+    auto *newChannel = fileMenu->addAction(tr("&New Channel…"));
+    newChannel->setObjectName(QStringLiteral("newChannelAction"));
+    connect(newChannel, &QAction::triggered, this, [this] {
+        if (auto *button =
+                m_channels->findChild<QAbstractButton *>(QStringLiteral("createChannelButton")))
+            button->click();
+    });
+    fileMenu->addSeparator();
+    auto *identity = fileMenu->addAction(tr("&Identity…"));
+    identity->setObjectName(QStringLiteral("identityAction"));
+    connect(identity, &QAction::triggered, this, &MainWindow::showIdentity);
+    auto *settings = fileMenu->addAction(style()->standardIcon(QStyle::SP_FileDialogDetailedView),
+                                         tr("&Settings…"));
+    settings->setObjectName(QStringLiteral("settingsAction"));
+    settings->setShortcut(QKeySequence::Preferences);
+    connect(settings, &QAction::triggered, this, &MainWindow::showSettings);
+    fileMenu->addSeparator();
+    auto *quit = fileMenu->addAction(tr("&Quit"));
+    quit->setObjectName(QStringLiteral("quitAction"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    auto *canvasMenu = menuBar()->addMenu(tr("&Canvas"));
+    m_editAction = canvasMenu->addAction(style()->standardIcon(QStyle::SP_FileDialogContentsView),
+                                         tr("&Edit"));
+    m_editAction->setObjectName(QStringLiteral("editAction"));
+    m_editAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_editAction->setToolTip(tr("Edit the canvas (Ctrl+E)"));
+    connect(m_editAction, &QAction::triggered, m_canvas, &CanvasPane::toggleEditing);
+    m_saveAction =
+        canvasMenu->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"));
+    m_saveAction->setObjectName(QStringLiteral("saveAction"));
+    m_saveAction->setShortcut(QKeySequence::Save);
+    m_saveAction->setToolTip(tr("Save the canvas (Ctrl+S)"));
+    connect(m_saveAction, &QAction::triggered, m_canvas, &CanvasPane::save);
+    m_cancelAction = canvasMenu->addAction(tr("&Cancel Editing / Close Message"));
+    m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(m_cancelAction, &QAction::triggered, m_canvas, &CanvasPane::cancel);
+    m_reloadAction =
+        canvasMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"));
+    m_reloadAction->setObjectName(QStringLiteral("reloadAction"));
+    m_reloadAction->setShortcut(QKeySequence::Refresh);
+    connect(m_reloadAction, &QAction::triggered, m_canvas, &CanvasPane::reload);
+
+    auto *viewMenu = menuBar()->addMenu(tr("&View"));
+    m_historyAction = viewMenu->addAction(tr("&History"));
+    m_historyAction->setObjectName(QStringLiteral("historyAction"));
+    m_historyAction->setCheckable(true);
+    m_historyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    m_searchAction = viewMenu->addAction(tr("&Search"));
+    m_searchAction->setObjectName(QStringLiteral("searchAction"));
+    m_searchAction->setShortcut(QKeySequence::Find);
+    m_previewAction = viewMenu->addAction(tr("Live &Preview While Editing"));
+    m_previewAction->setObjectName(QStringLiteral("previewAction"));
+    m_previewAction->setCheckable(true);
+    m_previewAction->setChecked(true);
+    connect(m_previewAction, &QAction::toggled, this,
+            [this](bool on) { m_canvas->editor()->setPreviewVisible(on); });
+    viewMenu->addSeparator();
+
+    auto *help = menuBar()->addMenu(tr("&Help"));
+    auto *about = help->addAction(tr("&About Buzz Canvas"));
+    about->setObjectName(QStringLiteral("aboutAction"));
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(
+            this, tr("About Buzz Canvas"),
+            tr("<b>Buzz Canvas</b> %1<br>Edit the shared Markdown canvas of Buzz channels.<br>"
+               "Saves are compare-and-swap and verified; nothing is overwritten silently.")
+                .arg(QCoreApplication::applicationVersion()));
+    });
+
+    auto *toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    toolbar->setMovable(false);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->addAction(m_editAction);
+    toolbar->addAction(m_saveAction);
+    toolbar->addAction(m_reloadAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_historyAction);
+    toolbar->addAction(m_searchAction);
+}
+
+void MainWindow::createDocks()
+{
+    const auto dock = [this](const QString &name, const QString &title, QWidget *content,
+                             Qt::DockWidgetArea area) {
+        auto *widget = new QDockWidget(title, this);
+        widget->setObjectName(name);
+        widget->setAccessibleName(title);
+        widget->setWidget(content);
+        addDockWidget(area, widget);
+        return widget;
+    };
+    m_channelsDock =
+        dock(QStringLiteral("channelsDock"), tr("Channels"), m_channels, Qt::LeftDockWidgetArea);
+    m_channelsDock->setFeatures(QDockWidget::DockWidgetMovable);
+    m_historyDock =
+        dock(QStringLiteral("historyDock"), tr("History"), m_history, Qt::RightDockWidgetArea);
+    m_searchDock =
+        dock(QStringLiteral("searchDock"), tr("Search"), m_search, Qt::LeftDockWidgetArea);
+    m_diagnosticsDock = dock(QStringLiteral("diagnosticsDock"), tr("Diagnostics"), m_diagnostics,
+                             Qt::BottomDockWidgetArea);
+    m_historyDock->hide();
+    m_searchDock->hide();
+    m_diagnosticsDock->hide();
+    resizeDocks({m_channelsDock, m_historyDock}, {230, 360}, Qt::Horizontal);
+
+    connect(m_historyAction, &QAction::triggered, this, [this](bool on) {
+        m_historyDock->setVisible(on);
+        if (on)
+            m_historyDock->raise();
+    });
+    connect(m_historyDock, &QDockWidget::visibilityChanged, this,
+            [this] { m_historyAction->setChecked(m_historyDock->isVisible()); });
+    connect(m_searchAction, &QAction::triggered, this, [this] {
+        m_searchDock->show();
+        m_searchDock->raise();
+        m_search->focusQuery();
+    });
+    auto *viewMenu = menuBar()->actions().at(2)->menu();
+    QAction *diagnostics = m_diagnosticsDock->toggleViewAction();
+    diagnostics->setObjectName(QStringLiteral("diagnosticsAction"));
+    diagnostics->setText(tr("&Diagnostics"));
+    viewMenu->addAction(diagnostics);
+    QAction *channels = m_channelsDock->toggleViewAction();
+    channels->setObjectName(QStringLiteral("channelsAction"));
+    viewMenu->addAction(channels);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_relayStatus = new QLabel(this);
+    m_relayStatus->setObjectName(QStringLiteral("relayStatusLabel"));
+    m_relayStatus->setAccessibleName(tr("Relay status"));
+    m_identityButton = new QToolButton(this);
+    m_identityButton->setObjectName(QStringLiteral("identityButton"));
+    m_identityButton->setAccessibleName(tr("Identity"));
+    m_identityButton->setAutoRaise(true);
+    m_identityButton->setToolTip(tr("Your identity — click to manage it"));
+    connect(m_identityButton, &QToolButton::clicked, this, &MainWindow::showIdentity);
+    m_saveState = new QLabel(this);
+    m_saveState->setObjectName(QStringLiteral("saveStateLabel"));
+    m_saveState->setAccessibleName(tr("Save state"));
+    statusBar()->addWidget(m_relayStatus, 1);
+    statusBar()->addPermanentWidget(m_saveState);
+    statusBar()->addPermanentWidget(m_identityButton);
+}
+
+void MainWindow::start(const QString &firstChannelName)
+{
+    m_channels->refresh(firstChannelName);
+}
+
+void MainWindow::openChannel(const QString &channelId)
+{
+    m_channels->selectChannel(channelId);
+}
+
+void MainWindow::onChannelActivated(const canvas::ChannelInfo &channel)
+{
+    if (channel.id == m_canvas->channelId()) {
+        m_canvas->updateChannel(channel);
+        return;
+    }
+    m_canvas->openChannel(channel);
+    m_history->setChannel(channel.id, channel.canEditCanvas());
+    updateTitle();
+    updateActions();
+}
+
+void MainWindow::onRelayProblem(const client::RelayError &error)
+{
+    m_relayProblem = error.shortText();
+    m_relayStatus->setToolTip(error.longText());
+    updateRelayStatus();
+}
+
+void MainWindow::updateRelayStatus()
+{
+    using State = client::RelaySocket::State;
+    const auto *socket = m_services.connection->socket();
+    QString state;
+    switch (socket->state()) {
+    case State::Disconnected:
+        state = tr("not connected");
+        break;
+    case State::Connecting:
+        state = tr("connecting…");
+        break;
+    case State::Authenticating:
+        state = tr("signing in…");
+        break;
+    case State::Connected:
+        state = tr("connected");
+        break;
+    case State::Stalled:
+        state = tr("stalled — reconnecting");
+        break;
+    case State::Backoff:
+        state = tr("offline — retrying");
+        break;
+    case State::AuthRejected:
+        state = tr("sign-in rejected: %1 — check Settings and Identity").arg(socket->lastError());
+        break;
+    }
+    QString text = tr("%1 · %2").arg(m_services.relayLabel, state);
+    if (!m_relayProblem.isEmpty() && socket->state() != State::Connected)
+        text += QStringLiteral(" · ") + m_relayProblem;
+    m_relayStatus->setText(text);
+    if (m_relayProblem.isEmpty())
+        m_relayStatus->setToolTip(m_services.connection->relayUrl().toString());
+}
+
+void MainWindow::updateIdentityStatus()
+{
+    m_identityButton->setText(m_services.identity->hasKey() ? m_services.identity->shortNpub()
+                                                            : tr("No identity"));
+    m_identityButton->setToolTip(
+        tr("%1\nStored in: %2")
+            .arg(m_services.identity->npub(), m_services.identity->storageDescription()));
+}
+
+void MainWindow::updateTitle()
+{
+    QString title;
+    if (!m_canvas->channelId().isEmpty())
+        title = QStringLiteral("#") + m_canvas->channel().name;
+    setWindowModified(m_canvas->hasUnsavedChanges());
+    setWindowTitle(title.isEmpty() ? tr("Buzz Canvas")
+                                   : title + QStringLiteral("[*] — ") + tr("Buzz Canvas"));
+}
+
+void MainWindow::updateActions()
+{
+    const bool open = !m_canvas->channelId().isEmpty();
+    const bool canEdit = open && m_canvas->channel().canEditCanvas() && m_canvas->isHeadKnown();
+    m_editAction->setEnabled(canEdit || m_canvas->isEditing());
+    m_editAction->setText(m_canvas->isEditing() ? tr("&View") : tr("&Edit"));
+    m_saveAction->setEnabled(m_canvas->isEditing());
+    m_reloadAction->setEnabled(open);
+}
+
+void MainWindow::setRelaySettings(const SettingsDialog::Values &values, const QString &overrideNote)
+{
+    m_relaySettings = values;
+    m_relayOverrideNote = overrideNote;
+}
+
+void MainWindow::showSettings()
+{
+    auto *dialog = new SettingsDialog(m_relaySettings, m_relayOverrideNote, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const SettingsDialog::Values values = dialog->values();
+        if (values.embedded == m_relaySettings.embedded
+            && values.relayUrl == m_relaySettings.relayUrl)
+            return;
+        m_relaySettings = values;
+        m_services.drafts->flush();
+        emit relaySettingsChanged(values);
+    });
+    dialog->open();
+}
+
+void MainWindow::showIdentity()
+{
+    auto *dialog = new IdentityDialog(m_services.identity, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_services.drafts->flush(); // unsaved text survives quitting; it is offered at the next start
+    if (m_settings) {
+        m_settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
+        m_settings->setValue(QStringLiteral("window/state"), saveState());
+    }
+    event->accept();
+}
+
+} // namespace buzz::ui

@@ -1,0 +1,169 @@
+#include "ui/SearchPanel.h"
+
+#include "canvas/ProfileCache.h"
+#include "canvas/SearchService.h"
+#include "net/nostr/Nip19.h"
+#include "ui/models/SearchResultModel.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QVBoxLayout>
+
+#include <qcoro/qcorotask.h>
+
+#include <memory>
+
+namespace buzz::ui {
+
+namespace {
+
+// The first line of `content` that contains `query` (case-insensitive), trimmed to ~100 chars.
+QString snippet(const QString &content, const QString &query)
+{
+    const qsizetype at = content.indexOf(query, 0, Qt::CaseInsensitive);
+    const qsizetype start = at < 0 ? 0 : content.lastIndexOf(QLatin1Char('\n'), at) + 1;
+    qsizetype end = content.indexOf(QLatin1Char('\n'), start);
+    if (end < 0)
+        end = content.size();
+    QString line = content.mid(start, end - start).trimmed();
+    if (line.size() > 100)
+        line = line.left(99) + QStringLiteral("…");
+    return line;
+}
+
+} // namespace
+
+SearchPanel::SearchPanel(const UiServices &services, QWidget *parent)
+    : QWidget(parent)
+    , m_services(services)
+    , m_model(new SearchResultModel(this))
+    , m_query(new QLineEdit(this))
+    , m_results(new QListView(this))
+    , m_status(new QLabel(this))
+{
+    setObjectName(QStringLiteral("searchPanel"));
+    m_query->setObjectName(QStringLiteral("searchQueryEdit"));
+    m_query->setAccessibleName(tr("Search canvases and people"));
+    m_query->setPlaceholderText(tr("Search canvases and people"));
+    m_query->setClearButtonEnabled(true);
+    m_results->setObjectName(QStringLiteral("searchResultList"));
+    m_results->setAccessibleName(tr("Search results"));
+    m_results->setModel(m_model);
+    m_results->setWordWrap(true);
+    m_results->setAlternatingRowColors(true);
+    m_status->setObjectName(QStringLiteral("searchStatusLabel"));
+    m_status->setWordWrap(true);
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(300);
+    connect(&m_debounce, &QTimer::timeout, this, &SearchPanel::runSearch);
+    connect(m_query, &QLineEdit::textChanged, this, [this] { m_debounce.start(); });
+    connect(m_query, &QLineEdit::returnPressed, this, &SearchPanel::runSearch);
+    connect(m_results, &QListView::activated, this, &SearchPanel::onActivated);
+    connect(m_results, &QListView::clicked, this, &SearchPanel::onActivated);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_query);
+    layout->addWidget(m_status);
+    layout->addWidget(m_results, 1);
+}
+
+void SearchPanel::focusQuery()
+{
+    m_query->setFocus();
+    m_query->selectAll();
+}
+
+void SearchPanel::search(const QString &query)
+{
+    m_query->setText(query);
+    runSearch();
+}
+
+void SearchPanel::runSearch()
+{
+    m_debounce.stop();
+    const QString query = m_query->text().trimmed();
+    const quint64 generation = ++m_generation;
+    if (query.isEmpty()) {
+        m_model->setHits({});
+        m_status->clear();
+        return;
+    }
+    m_status->setText(tr("Searching…"));
+    // Both searches run at once; the list is rebuilt when both answered.
+    struct Pending
+    {
+        std::optional<client::Result<std::vector<canvas::CanvasRevision>>> canvases;
+        std::optional<client::Result<std::vector<canvas::ProfileHit>>> people;
+    };
+    auto pending = std::make_shared<Pending>();
+    auto finish = [this, generation, pending, query] {
+        if (generation != m_generation || !pending->canvases || !pending->people)
+            return;
+        using Hit = SearchResultModel::Hit;
+        std::vector<Hit> hits;
+        QString problem;
+        if (*pending->canvases) {
+            if (!pending->canvases->value().empty())
+                hits.push_back(Hit {Hit::Kind::Heading, tr("Canvases"), {}, {}, {}, {}});
+            for (const auto &revision : pending->canvases->value()) {
+                const QString name = m_channelName ? m_channelName(revision.channel) : QString();
+                hits.push_back(
+                    Hit {Hit::Kind::Canvas,
+                         QStringLiteral("# ") + (name.isEmpty() ? revision.channel.left(8) : name),
+                         snippet(revision.content, query),
+                         revision.channel,
+                         revision.eventId,
+                         {}});
+            }
+        } else {
+            problem = pending->canvases->error().shortText();
+        }
+        if (*pending->people) {
+            if (!pending->people->value().empty())
+                hits.push_back(Hit {Hit::Kind::Heading, tr("People"), {}, {}, {}, {}});
+            for (const auto &person : pending->people->value()) {
+                if (m_services.profiles)
+                    m_services.profiles->insert(person);
+                hits.push_back(Hit {
+                    Hit::Kind::Person,
+                    person.label(),
+                    QString::fromStdString(nostr::nip19::encodeNpub(person.pubkey.toStdString())),
+                    {},
+                    {},
+                    person.pubkey});
+            }
+        } else if (problem.isEmpty()) {
+            problem = pending->people->error().shortText();
+        }
+        const int count = int(std::count_if(hits.begin(), hits.end(), [](const Hit &hit) {
+            return hit.kind != Hit::Kind::Heading;
+        }));
+        m_model->setHits(std::move(hits));
+        m_status->setText(!problem.isEmpty() ? problem
+                              : count == 0   ? tr("No results for “%1”.").arg(query)
+                                             : QString());
+        emit searchFinished(count);
+    };
+    QCoro::connect(m_services.search->searchCanvases(query), this,
+                   [pending, finish](client::Result<std::vector<canvas::CanvasRevision>> result) {
+                       pending->canvases = std::move(result);
+                       finish();
+                   });
+    QCoro::connect(m_services.search->searchProfiles(query), this,
+                   [pending, finish](client::Result<std::vector<canvas::ProfileHit>> result) {
+                       pending->people = std::move(result);
+                       finish();
+                   });
+}
+
+void SearchPanel::onActivated(const QModelIndex &index)
+{
+    const auto *hit = m_model->hitAt(index.row());
+    if (hit && hit->kind == SearchResultModel::Hit::Kind::Canvas)
+        emit channelRequested(hit->channelId);
+}
+
+} // namespace buzz::ui

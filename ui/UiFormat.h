@@ -1,0 +1,19 @@
+#pragma once
+
+#include <QString>
+
+namespace buzz::ui {
+
+// Wording shared by several widgets, so the same fact reads the same everywhere.
+class UiFormat
+{
+public:
+    // "30 Nov 2026, 14:05" in local time.
+    static QString revisionTime(qint64 unixSeconds);
+    // "just now", "5 min ago", "3 h ago", else revisionTime().
+    static QString relativeTime(qint64 unixSeconds, qint64 nowSeconds);
+    // "12 lines · 1.2 KB"
+    static QString sizeSummary(const QString &text);
+};
+
+} // namespace buzz::ui

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QString>
+
+namespace buzz::client {
+class RelayConnection;
+}
+namespace buzz::canvas {
+class CanvasService;
+class ChannelService;
+class SearchService;
+class ProfileCache;
+class DraftStore;
+class Identity;
+} // namespace buzz::canvas
+
+namespace buzz::ui {
+
+// What the widgets talk to. Built and owned by the app (app/desktop/DesktopSession) or by a test;
+// the widgets never create services themselves, so a test can wire them to any relay.
+struct UiServices
+{
+    client::RelayConnection *connection = nullptr;
+    canvas::CanvasService *canvas = nullptr;
+    canvas::ChannelService *channels = nullptr;
+    canvas::SearchService *search = nullptr;
+    canvas::ProfileCache *profiles = nullptr;
+    canvas::DraftStore *drafts = nullptr;
+    canvas::Identity *identity = nullptr;
+
+    // Shown in the status bar: "Embedded relay" or the URL the user configured.
+    QString relayLabel;
+    bool embeddedRelay = false;
+    // Draft keys must survive restarts; the embedded relay listens on a new port every run, so the
+    // app passes a stable name for it here instead of its URL.
+    QString draftRelayKey;
+    QString draftCommunity;
+};
+
+} // namespace buzz::ui

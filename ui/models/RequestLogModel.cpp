@@ -1,0 +1,124 @@
+#include "ui/models/RequestLogModel.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace buzz::ui {
+
+RequestLogModel::RequestLogModel(client::RequestLog *log, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_log(log)
+{
+    reload();
+    connect(m_log, &client::RequestLog::entryAdded, this, &RequestLogModel::onEntryAdded);
+    connect(m_log, &client::RequestLog::cleared, this, &RequestLogModel::reload);
+}
+
+void RequestLogModel::reload()
+{
+    beginResetModel();
+    m_rows.assign(m_log->entries().begin(), m_log->entries().end());
+    endResetModel();
+}
+
+void RequestLogModel::onEntryAdded(const client::RequestLogEntry &entry)
+{
+    if (m_rows.size() >= m_capacity) {
+        beginRemoveRows({}, 0, 0);
+        m_rows.pop_front();
+        endRemoveRows();
+    }
+    const int row = int(m_rows.size());
+    beginInsertRows({}, row, row);
+    m_rows.push_back(entry);
+    endInsertRows();
+}
+
+const client::RequestLogEntry *RequestLogModel::entryAt(int row) const
+{
+    if (row < 0 || row >= int(m_rows.size()))
+        return nullptr;
+    return &m_rows[std::size_t(row)];
+}
+
+int RequestLogModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int RequestLogModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RequestLogModel::data(const QModelIndex &index, int role) const
+{
+    const client::RequestLogEntry *entry = entryAt(index.row());
+    if (!entry)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Sequence:
+            return entry->sequence;
+        case Time:
+            return entry->startedAt.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz"));
+        case Caller:
+            return entry->caller;
+        case Method:
+            return entry->method;
+        case Consistency:
+            return entry->consistencyName();
+        case HttpStatus:
+            return entry->httpStatus ? QVariant(entry->httpStatus) : QVariant(QStringLiteral("–"));
+        case Status:
+            return entry->status;
+        case Latency:
+            return QString::number(entry->latencyMs, 'f', 1);
+        case Route:
+            return entry->route;
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole) {
+        if (index.column() == Sequence || index.column() == Latency || index.column() == HttpStatus)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    }
+    if (role == Qt::ForegroundRole && entry->status != QLatin1String("ok"))
+        return QBrush(QColor(218, 68, 83));
+    if (role == Qt::ToolTipRole)
+        return entry->errorDetail.isEmpty() ? client::RequestLog::formatLine(*entry)
+                                            : entry->errorDetail;
+    return {};
+}
+
+QVariant RequestLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Sequence:
+        return tr("#");
+    case Time:
+        return tr("Time");
+    case Caller:
+        return tr("Caller");
+    case Method:
+        return tr("Request");
+    case Consistency:
+        return tr("Read");
+    case HttpStatus:
+        return tr("HTTP");
+    case Status:
+        return tr("Status");
+    case Latency:
+        return tr("ms");
+    case Route:
+        return tr("Served by");
+    default:
+        return {};
+    }
+}
+
+} // namespace buzz::ui

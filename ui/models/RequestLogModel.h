@@ -1,0 +1,47 @@
+#pragma once
+
+#include "net/client/RequestLog.h"
+
+#include <QAbstractTableModel>
+
+#include <deque>
+
+namespace buzz::ui {
+
+// The client's request log as a table for the Diagnostics dock (QA): one row per relay request.
+class RequestLogModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        Sequence,
+        Time,
+        Caller,
+        Method,
+        Consistency,
+        HttpStatus,
+        Status,
+        Latency,
+        Route,
+        ColumnCount
+    };
+
+    explicit RequestLogModel(client::RequestLog *log, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    const client::RequestLogEntry *entryAt(int row) const;
+
+private:
+    void onEntryAdded(const client::RequestLogEntry &entry);
+    void reload();
+
+    client::RequestLog *m_log;
+    std::deque<client::RequestLogEntry> m_rows; // mirrors the log (same capacity)
+    std::size_t m_capacity = 2000;
+};
+
+} // namespace buzz::ui
