@@ -1,0 +1,225 @@
+// relay_bench (not a test): prints BENCH lines (tests/bench/README.md).
+//  1. single-core bare verify rate (Event::verify on pre-signed events), the anchor;
+//  2. ingest events/s over WebSocket, 4 connections, against a buzz-mock-relay process (in-memory
+//     store, every event signature-verified by the relay), and its ratio to (1);
+//  3. /query latency p50/p99 (NIP-98 signed requests) for a canvas head read
+//     ({"kinds":[40100],"#h":[ch],"limit":1}) and a 100-row history page, at 10k and 200k events.
+
+#include "RelayTestFixture.h"
+#include "RelayTestFixtureHttpClient.h"
+#include "RelayTestFixtureWsClient.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+using namespace buzz;
+using namespace buzz::relay;
+using namespace buzz::relay::test;
+
+namespace {
+
+void printBench(const char *name, double value, const char *unit, const char *target,
+                const char *anchor, double anchorValue, double ratio)
+{
+    if (anchor)
+        std::printf("BENCH %s | %.2f %s | target %s | anchor %s %.0f | ratio %.3f\n", name, value,
+                    unit, target, anchor, anchorValue, ratio);
+    else
+        std::printf("BENCH %s | %.2f %s | target %s | anchor - | ratio -\n", name, value, unit,
+                    target);
+    std::fflush(stdout);
+}
+
+std::vector<nostr::Event> signNotes(const TestIdentity &who, int count, std::int64_t now,
+                                    const std::string &tag)
+{
+    std::vector<nostr::Event> events;
+    events.reserve(std::size_t(count));
+    for (int i = 0; i < count; ++i)
+        events.push_back(who.sign(1, now, {{"t", tag}}, "bench note " + std::to_string(i)));
+    return events;
+}
+
+double bareVerifyRate(const std::vector<nostr::Event> &events)
+{
+    QElapsedTimer timer;
+    timer.start();
+    std::size_t valid = 0;
+    for (const auto &event : events)
+        valid += event.verify() ? 1 : 0;
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    if (valid != events.size())
+        std::fprintf(stderr, "relay_bench: %zu events failed verification\n",
+                     events.size() - valid);
+    return double(events.size()) / seconds;
+}
+
+double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnection)
+{
+    QProcess relay;
+    relay.setProgram(QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay"));
+    relay.setArguments({QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+    relay.start();
+    if (!relay.waitForStarted(10000))
+        return 0;
+    QByteArray line;
+    while (!line.contains('\n') && relay.waitForReadyRead(15000))
+        line += relay.readAllStandardOutput();
+    const quint16 port = quint16(line.mid(line.lastIndexOf(':') + 1).trimmed().toUInt());
+    if (port == 0)
+        return 0;
+    const std::string url = "ws://127.0.0.1:" + std::to_string(port);
+    const std::int64_t now = QDateTime::currentSecsSinceEpoch();
+
+    std::vector<std::vector<nostr::Event>> batches;
+    std::vector<std::unique_ptr<WsTestClient>> clients;
+    for (std::size_t c = 0; c < identities.size(); ++c) {
+        batches.push_back(signNotes(identities[c], perConnection, now, "ws" + std::to_string(c)));
+        clients.push_back(std::make_unique<WsTestClient>(QUrl(QString::fromStdString(url))));
+        if (!clients.back()->connectAndAuthenticate(identities[c].key, url, now))
+            return 0;
+    }
+    // Keep a window of events in flight per connection, like a busy client.
+    constexpr int kWindow = 64;
+    std::vector<int> sent(clients.size(), 0), acked(clients.size(), 0);
+    int totalAcked = 0, rejected = 0;
+    const int total = perConnection * int(clients.size());
+    QElapsedTimer timer;
+    timer.start();
+    for (std::size_t c = 0; c < clients.size(); ++c) {
+        QObject::connect(clients[c].get(), &WsTestClient::frameReceived, clients[c].get(), [&, c] {
+            while (true) {
+                const auto ok = clients[c]->waitForType("OK", 0);
+                if (ok.is_null())
+                    break;
+                ++acked[c];
+                ++totalAcked;
+                if (ok[2] != true)
+                    ++rejected;
+                if (sent[c] < perConnection)
+                    clients[c]->sendEvent(batches[c][std::size_t(sent[c]++)]);
+            }
+        });
+        for (; sent[c] < std::min(kWindow, perConnection); ++sent[c])
+            clients[c]->sendEvent(batches[c][std::size_t(sent[c])]);
+    }
+    QElapsedTimer guard;
+    guard.start();
+    while (totalAcked < total && guard.elapsed() < 300000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    if (rejected)
+        std::fprintf(stderr, "relay_bench: %d events rejected\n", rejected);
+    clients.clear();
+    relay.terminate();
+    relay.waitForFinished(10000);
+    return double(totalAcked) / seconds;
+}
+
+struct Percentiles
+{
+    double p50 = 0, p99 = 0;
+};
+
+Percentiles measure(HttpTestClient &http, const std::function<std::string()> &body, int samples)
+{
+    std::vector<double> ms;
+    ms.reserve(std::size_t(samples));
+    for (int i = 0; i < samples; ++i) {
+        const std::string filters = body();
+        QElapsedTimer timer;
+        timer.start();
+        const auto reply = http.query(filters);
+        ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+        if (reply.status != 200)
+            std::fprintf(stderr, "relay_bench: query answered %d\n", reply.status);
+    }
+    std::sort(ms.begin(), ms.end());
+    return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 99 / 100)]};
+}
+
+// Fills the store through the engine (every event verified and committed like a client's) until it
+// holds `target` rows: channel messages across 20 channels, and a canvas revision every 50 rows.
+void fillStore(RelayTestFixture &relay, const TestIdentity &owner,
+               const std::vector<std::string> &channels, int from, int target)
+{
+    const std::int64_t now = relay.now();
+    std::vector<int> indexes(std::size_t(target - from));
+    std::iota(indexes.begin(), indexes.end(), from);
+    QtConcurrent::blockingMap(indexes, [&](int &i) {
+        const std::string &channel = channels[std::size_t(i) % channels.size()];
+        const std::int64_t createdAt = now - 800 + (i % 800);
+        const bool canvas = i % 50 == 0;
+        const auto event = owner.sign(canvas ? 40100 : 9, createdAt, {{"h", channel}},
+                                      canvas ? "# canvas revision " + std::to_string(i)
+                                             : "message " + std::to_string(i));
+        relay.engine().ingest(
+            event,
+            RequestContext {RelayServer::kDefaultCommunity, owner.pubkey(), Transport::Http});
+    });
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    qputenv("QT_LOGGING_RULES", "buzz.*.info=false;buzz.*.debug=false");
+
+    TestIdentity anchorIdentity;
+    const auto anchorEvents =
+        signNotes(anchorIdentity, 4000, QDateTime::currentSecsSinceEpoch(), "anchor");
+    const double verifyRate = bareVerifyRate(anchorEvents);
+    printBench("relay_verify_single_core", verifyRate, "events/s", "-", nullptr, 0, 0);
+
+    const std::vector<TestIdentity> writers(4);
+    const double ingest = wsIngestRate(writers, 5000);
+    printBench("relay_ws_ingest_4conn", ingest, "events/s", ">= 0.6x verify", "verify_single_core",
+               verifyRate, ingest / verifyRate);
+
+    RelayTestFixture::Options options;
+    options.systemClock = true;
+    RelayTestFixture relay(options);
+    TestIdentity owner;
+    std::vector<std::string> channels;
+    for (int i = 0; i < 20; ++i)
+        channels.push_back(relay.createChannel(owner, "bench-" + std::to_string(i)));
+    const std::string &channel = channels.front();
+    HttpTestClient http(relay, &owner.key);
+    const std::int64_t now = relay.now();
+    const auto headRead = [&] {
+        return R"([{"kinds":[40100],"#h":[")" + channel + R"("],"limit":1}])";
+    };
+    const auto historyPage = [&] {
+        const std::int64_t until =
+            now - 800 + std::int64_t(QRandomGenerator::global()->bounded(700)) + 100;
+        return R"([{"kinds":[9],"#h":[")" + channel + R"("],"limit":100,"until":)"
+            + std::to_string(until) + "}]";
+    };
+
+    int stored = 0;
+    for (const int target : {10000, 200000}) {
+        fillStore(relay, owner, channels, stored, target);
+        stored = target;
+        const std::string size =
+            target >= 1000 ? std::to_string(target / 1000) + "k" : std::to_string(target);
+        const auto head = measure(http, headRead, 400);
+        const auto page = measure(http, historyPage, 200);
+        const std::string headName = "relay_query_head_" + size;
+        const std::string pageName = "relay_query_page100_" + size;
+        const char *headTarget = target == 200000 ? "p99 <= 5 ms" : "-";
+        printBench((headName + "_p50").c_str(), head.p50, "ms", "-", nullptr, 0, 0);
+        printBench((headName + "_p99").c_str(), head.p99, "ms", headTarget, nullptr, 0, 0);
+        printBench((pageName + "_p50").c_str(), page.p50, "ms", "-", nullptr, 0, 0);
+        printBench((pageName + "_p99").c_str(), page.p99, "ms", "-", nullptr, 0, 0);
+    }
+    return 0;
+}
