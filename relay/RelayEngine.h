@@ -16,6 +16,11 @@
 
 namespace buzz::relay {
 
+namespace replication {
+class RelayClock;
+class ReplicaSet;
+} // namespace replication
+
 enum class Transport { WebSocket, Http };
 
 // Who is asking, after auth and Host → community resolution.
@@ -63,6 +68,9 @@ enum class ReadPath {
     CountReqFallback,    // WS COUNT that materialises rows
     BridgeThreadAux,     // depth_limit thread pages
     SearchHydrate,       // NIP-50 hydration (bridge, req, profile)
+    BridgeSearchHydrate,  // NIP-50 hydration of POST /query search hits (exact pairs)
+    ReqSearchHydrate,     // NIP-50 hydration of WS REQ search hits (exact pairs)
+    ProfileSearchHydrate, // NIP-50 hydration of profile-name (kinds:[0]) search hits
 };
 
 struct QueryResult
@@ -94,7 +102,15 @@ public:
     {
         std::optional<std::string> dataDir; // SQLite files there; nullopt = in memory
         std::string relaySecretKeyHex;      // relay-signed kinds (39000-39002, 40099, 44100/44101)
-        std::function<std::int64_t()> clock; // unix seconds; default: system clock (+ admin offset later)
+        std::function<std::int64_t()> clock; // unix seconds; default: relayClock below
+
+        // Read replicas and routing (relay/replication, relay/routing).
+        int replicas = 0;                         // --replicas N
+        std::int64_t replicaLagMs = 0;            // --replica-lag-ms MS
+        std::optional<std::int64_t> readBudgetMs; // nullopt: BUZZ_REPLICA_READ_MAX_AGE_MS (0 = off)
+        std::optional<int> readPoolSize;          // nullopt: BUZZ_DB_READ_POOL_SIZE (default 4)
+        std::shared_ptr<replication::RelayClock> relayClock; // ms + admin offset; default system
+        bool replicationDriver = true; // false: a test beats and replays by hand (manual clock)
     };
 
     explicit RelayEngine(Options options);
@@ -121,6 +137,11 @@ public:
     void seedDemo(const std::string &community);
 
     std::string relayPublicKeyHex() const;
+
+    // The replica tier (null only when the database failed to open; with 0 replicas every read
+    // stays on the writer) and the relay's clock, for the admin API and tests.
+    replication::ReplicaSet *replicaSet() const;
+    replication::RelayClock &relayClock() const;
 
     // Empty when the store opened; otherwise why not (every call then answers Internal).
     std::string startupError() const;
