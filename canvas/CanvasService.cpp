@@ -238,8 +238,9 @@ QCoro::Task<SaveOutcome> CanvasService::save(QString channel, std::optional<Canv
     auto event = signCandidate(channel, content, *head, expected);
     if (!event)
         co_return SaveOutcome::failure(event.error());
-    co_return co_await publishAndVerify(
-        Written {channel, std::move(event).value(), base, content, false});
+    // Named, not a braced temporary: g++ 12 destroys braced temporaries in co_await twice.
+    Written written {channel, std::move(event).value(), base, content, false};
+    co_return co_await publishAndVerify(std::move(written));
 }
 
 QCoro::Task<SaveOutcome> CanvasService::restore(QString channel, QString revisionId,
@@ -282,8 +283,8 @@ QCoro::Task<SaveOutcome> CanvasService::restore(QString channel, QString revisio
                                frozenHeadId ? *frozenHeadId : QString::fromLatin1(kExpectedNone));
     if (!event)
         co_return SaveOutcome::failure(event.error());
-    co_return co_await publishAndVerify(
-        Written {channel, std::move(event).value(), frozenBase, (*target)->content, false});
+    Written written {channel, std::move(event).value(), frozenBase, (*target)->content, false};
+    co_return co_await publishAndVerify(std::move(written));
 }
 
 QCoro::Task<SaveOutcome> CanvasService::resubmit(SaveOutcome unknown)

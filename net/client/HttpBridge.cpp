@@ -145,6 +145,15 @@ RelayError HttpBridge::classifyHttpFailure(int httpStatus, const QByteArray &bod
         kind = Kind::Retryable;
     if (kind != Kind::Conflict && message.contains(QLatin1String("conflict:")))
         kind = Kind::Conflict;
+    // Qt re-sends a request by itself when a connection drops before the answer (even a POST,
+    // with the same NIP-98 header). A "replay detected" therefore means an earlier copy of this
+    // very request reached the relay and its answer was lost: the outcome is unknown, not an
+    // authentication failure.
+    if (httpStatus == 401 && message.contains(QLatin1String("replay detected")))
+        return RelayError::make(
+            Kind::Network, message,
+            unreachable("network error (the relay already had this request; its answer was lost)"),
+            httpStatus);
     // Non-JSON bodies are never shown: they may be proxy pages or contain URLs.
     const QString detail = message.isEmpty()
         ? QStringLiteral("relay returned %1").arg(httpStatus)

@@ -1,0 +1,76 @@
+#pragma once
+
+// Shared setup for canvas tests against the real in-process relay: a RelayTestFixture behind a
+// RecordingProxy (so tests see exactly what the relay received) and clients with their own keys.
+
+#include "RecordingProxy.h"
+#include "RelayTestFixture.h"
+#include "canvas/CanvasService.h"
+#include "net/client/RelayConnection.h"
+#include "net/client/RelaySocket.h"
+#include "net/client/RequestLog.h"
+
+#include <QCoroTask>
+#include <QEventLoop>
+
+#include <memory>
+#include <optional>
+
+namespace buzz::test {
+
+// Runs a coroutine to completion in a nested event loop. (QCoro::waitFor needs a default-
+// constructible result; Result<T> is not.)
+template<class T>
+T await(QCoro::Task<T> task)
+{
+    std::optional<T> result;
+    QEventLoop loop;
+    auto runner = [&]() -> QCoro::Task<> {
+        result.emplace(co_await std::move(task));
+        loop.quit();
+    };
+    auto running = runner();
+    if (!result)
+        loop.exec();
+    return std::move(*result);
+}
+
+// A relay behind a recording proxy; the relay's URL is the proxy's, so NIP-42/NIP-98 match.
+struct ProxiedRelay
+{
+    RecordingProxy proxy;
+    std::unique_ptr<relay::test::RelayTestFixture> relay;
+
+    bool start()
+    {
+        if (!proxy.listen())
+            return false;
+        relay::test::RelayTestFixture::Options options;
+        options.systemClock = true; // the client signs NIP-98 and created_at with the wall clock
+        options.autoStart = false;
+        options.relayUrl = QStringLiteral("ws://127.0.0.1:%1").arg(proxy.port()).toStdString();
+        relay = std::make_unique<relay::test::RelayTestFixture>(options);
+        if (!relay->start())
+            return false;
+        proxy.setUpstreamPort(relay->port());
+        return true;
+    }
+};
+
+// One user of the canvas: its key, connection (through the proxy) and CanvasService.
+struct CanvasClient
+{
+    relay::test::TestIdentity identity;
+    std::unique_ptr<client::RelayConnection> connection;
+    std::unique_ptr<canvas::CanvasService> service;
+
+    explicit CanvasClient(const QUrl &url)
+    {
+        connection = std::make_unique<client::RelayConnection>(url);
+        connection->setSecretKey(std::make_shared<const nostr::SecretKey>(identity.key.clone()));
+        service = std::make_unique<canvas::CanvasService>(connection.get());
+    }
+    client::RequestLog &log() { return *connection->requestLog(); }
+};
+
+} // namespace buzz::test
