@@ -1,6 +1,7 @@
 #include "relay/server/HttpReply.h"
 
 #include <QHttpServerResponder>
+#include <QTcpSocket>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,10 @@ HttpReply HttpReply::text(std::string body, QByteArray contentType, int status)
 
 void writeReply(QHttpServerResponder &responder, const HttpReply &reply)
 {
+    // Without TCP_NODELAY a reply that leaves in more than one write waits for the client's delayed
+    // ACK (~40 ms) before its tail is sent.
+    if (QTcpSocket *socket = responder.socket())
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     // Headers are dynamic (route header, Retry-After), so the initializer-list write() overloads
     // do not fit; write the parts instead.
     responder.writeStatusLine(QHttpServerResponder::StatusCode(reply.status));
