@@ -11,3 +11,5 @@ buzz_add_qtest(NAME test_routing_engine SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_r
     LIBS buzz_relay TIMEOUT 60)
 buzz_add_qtest(NAME test_routing_paging SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_routing_paging.cpp
     LIBS buzz_relay TIMEOUT 60)
+buzz_add_qtest(NAME test_routing_randomized SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_routing_randomized.cpp
+    LIBS buzz_relay TIMEOUT 120)
