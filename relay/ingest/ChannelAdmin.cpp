@@ -211,7 +211,9 @@ bool ChannelAdmin::applyCreate(store::Database::WriteTransaction &tx, const nost
     return tx.rows().upsertChannel(channel) && tx.rows().upsertMember(owner)
         && m_emitter.emitSystemMessage(
             tx, channel, {{"type", "channel_created"}, {"actor", event.pubkey}}, now, emitted)
-        && m_emitter.emitAllDiscovery(tx, channel, now, emitted);
+        && m_emitter.emitAllDiscovery(tx, channel, now, emitted)
+        && m_emitter.emitMembershipNotification(tx, channel, event.pubkey, event.pubkey, true, now,
+                                                emitted);
 }
 
 bool ChannelAdmin::applyMembership(store::Database::WriteTransaction &tx, const nostr::Event &event,
@@ -255,7 +257,12 @@ bool ChannelAdmin::applyMembership(store::Database::WriteTransaction &tx, const 
         return false;
     if ((wasAdmin || member.isAdmin()) && !m_emitter.emitAdmins(tx, channel, now, emitted))
         return false;
-    return m_emitter.emitMembers(tx, channel, now, emitted);
+    if (!m_emitter.emitMembers(tx, channel, now, emitted))
+        return false;
+    if (event.kind == 9000 || event.kind == 9001)
+        return m_emitter.emitMembershipNotification(tx, channel, target, event.pubkey,
+                                                    event.kind == 9000, now, emitted);
+    return true;
 }
 
 bool ChannelAdmin::applyMetadata(store::Database::WriteTransaction &tx, const nostr::Event &event,

@@ -111,4 +111,27 @@ bool RelayEmitter::emitSystemMessage(store::Database::WriteTransaction &tx,
     return true;
 }
 
+bool RelayEmitter::emitMembershipNotification(store::Database::WriteTransaction &tx,
+                                              const model::Channel &channel,
+                                              const std::string &target, const std::string &actor,
+                                              bool added, std::int64_t now,
+                                              std::vector<StoredEvent> &emitted)
+{
+    const nlohmann::json content = {{"type", added ? "member_added" : "member_removed"},
+                                    {"channel_id", channel.uuid},
+                                    {"actor", actor}};
+    StoredEvent stored;
+    stored.event =
+        sign(added ? 44100 : 44101, now, {{"p", target}, {"h", channel.uuid}}, content.dump());
+    stored.json = stored.event.toJson();
+    stored.community = channel.community;
+    // Global (no channel): the p-gate, not channel access, decides who reads it.
+    const auto outcome = tx.rows().insertEvent(stored, std::nullopt, now, std::nullopt);
+    if (outcome == store::RowWriter::InsertOutcome::Failed)
+        return false;
+    if (outcome == store::RowWriter::InsertOutcome::Inserted)
+        emitted.push_back(std::move(stored));
+    return true;
+}
+
 } // namespace buzz::relay::ingest

@@ -39,6 +39,12 @@ public:
                            const nlohmann::json &content, std::int64_t now,
                            std::vector<StoredEvent> &emitted);
 
+    // 44100 member_added / 44101 member_removed: global, readable only with #p = the target.
+    bool emitMembershipNotification(store::Database::WriteTransaction &tx,
+                                    const model::Channel &channel, const std::string &target,
+                                    const std::string &actor, bool added, std::int64_t now,
+                                    std::vector<StoredEvent> &emitted);
+
     nostr::Event sign(int kind, std::int64_t createdAt, nostr::Tags tags,
                       std::string content) const;
 

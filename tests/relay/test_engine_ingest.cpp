@@ -112,6 +112,11 @@ private slots:
                Status::Stored, "");
         expect(h->submit(bob, bob.sign(9, h->now, {{"h", kChannelB}}, "hi")), Status::Stored, "");
         QVERIFY(h->engine->canRead("local", kChannelB, bob.pubkey()));
+        // The relay tells bob (and only bob) that he was added.
+        const auto added = h->query(bob, "[{\"kinds\":[44100],\"#p\":[\"" + bob.pubkey() + "\"]}]");
+        QCOMPARE(int(added.size()), 1);
+        QVERIFY(added.front().event.content.find(kChannelB) != std::string::npos);
+        QCOMPARE(added.front().event.pubkey, h->engine->relayPublicKeyHex());
         expect(
             h->submit(alice, alice.sign(9001, h->now + 1, {{"h", kChannelB}, {"p", bob.pubkey()}})),
             Status::Stored, "");
@@ -161,9 +166,12 @@ private slots:
                 QCOMPARE(stored.event.pubkey, h->engine->relayPublicKeyHex());
                 QVERIFY(stored.event.verify());
             }
-            QCOMPARE(stored.channel, std::optional<std::string>(uuid));
+            if (stored.event.kind == 44100)
+                QCOMPARE(stored.channel, std::optional<std::string>()); // global, p-gated
+            else
+                QCOMPARE(stored.channel, std::optional<std::string>(uuid));
         }
-        QCOMPARE(kinds, (std::vector<int> {9007, 40099, 39000, 39001, 39002}));
+        QCOMPARE(kinds, (std::vector<int> {9007, 40099, 39000, 39001, 39002, 44100}));
         // Discovery is readable the desktop way.
         const auto members =
             h->query(bob, "[{\"kinds\":[39002],\"#p\":[\"" + alice.pubkey() + "\"]}]");
