@@ -44,6 +44,8 @@ QString RelayError::cliCategory() const
     case Kind::NotFound:
         return QStringLiteral("not_found");
     case Kind::BadRequest:
+        // Rejected locally before anything was sent: the caller's input is wrong.
+        return httpStatus > 0 ? QStringLiteral("relay") : QStringLiteral("usage");
     case Kind::Retryable:
         return QStringLiteral("relay");
     case Kind::Internal:
@@ -55,9 +57,10 @@ QString RelayError::cliCategory() const
 int RelayError::cliExitCode() const
 {
     switch (kind) {
+    case Kind::BadRequest:
+        return httpStatus > 0 ? 2 : 1;
     case Kind::Network:
     case Kind::Timeout:
-    case Kind::BadRequest:
     case Kind::Retryable:
         return 2;
     case Kind::Auth:
