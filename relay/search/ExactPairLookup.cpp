@@ -4,24 +4,11 @@
 #include "relay/store/SqliteConnection.h"
 
 #include <algorithm>
-#include <array>
 #include <unordered_set>
 
 namespace buzz::relay::search {
 
 namespace {
-constexpr std::array<std::size_t, 10> kBuckets = {1, 2, 4, 8, 16, 32, 64, 128, 256, 500};
-static_assert(kBuckets.back() == ExactPairLookup::kMaxPairs);
-
-std::size_t bucketFor(std::size_t count)
-{
-    for (const std::size_t bucket : kBuckets) {
-        if (count <= bucket)
-            return bucket;
-    }
-    return count;
-}
-
 struct PairHash
 {
     std::size_t operator()(const EventPair &pair) const noexcept
@@ -97,41 +84,64 @@ std::vector<EventPair> ExactPairLookup::distinct(std::span<const EventPair> pair
     return out;
 }
 
-std::string ExactPairLookup::pairSql(std::size_t count, Deleted deleted)
+std::string ExactPairLookup::pairSql(Deleted deleted)
 {
-    const std::size_t rows = bucketFor(std::max<std::size_t>(count, 1));
-    std::string sql = "WITH pairs(created_at, id) AS (VALUES ";
-    sql.reserve(64 + rows * 16 + 256);
-    for (std::size_t i = 0; i < rows; ++i) {
-        if (i)
-            sql += ", ";
-        sql += "(?" + std::to_string(2 + 2 * i) + ", ?" + std::to_string(3 + 2 * i) + ")";
-    }
-    // CROSS JOIN pins the pair list as the outer loop: every pair is one SEARCH of
-    // events_by_time (created_at=? AND id=?), whatever the table statistics say.
-    sql += ") SELECT ";
+    // json_each as the outer loop, pinned by CROSS JOIN: every pair is one SEARCH of
+    // events_by_time (created_at=? AND id=?). Not a VALUES list: once the table has ANALYZE
+    // statistics SQLite puts a Bloom filter on a VALUES join, built by scanning all of events.
+    // Each pair is one string, the 64-hex id then the decimal created_at, so splitting it costs
+    // two substr calls rather than a JSON parse per pair.
+    std::string sql = "SELECT ";
     sql += store::EventReader::kEventColumns;
-    sql += " FROM pairs p CROSS JOIN events e INDEXED BY events_by_time"
-           " ON e.created_at = p.created_at AND e.id = p.id WHERE e.community = ?1";
+    sql += " FROM json_each(?2) p CROSS JOIN events e INDEXED BY events_by_time"
+           " ON e.created_at = CAST(substr(p.value, 65) AS INTEGER)"
+           " AND e.id = substr(p.value, 1, 64) WHERE e.community = ?1";
     if (deleted == Deleted::Omit)
         sql += " AND e.deleted_at IS NULL";
     return sql;
 }
 
-std::string ExactPairLookup::idSql(std::size_t count)
+std::string ExactPairLookup::idSql()
 {
-    const std::size_t rows = bucketFor(std::max<std::size_t>(count, 1));
-    std::string sql = "WITH wanted(id) AS (VALUES ";
-    for (std::size_t i = 0; i < rows; ++i) {
-        if (i)
-            sql += ", ";
-        sql += "(?" + std::to_string(2 + i) + ")";
-    }
-    sql += ") SELECT ";
+    std::string sql = "SELECT ";
     sql += store::EventReader::kEventColumns;
-    sql += " FROM wanted w CROSS JOIN events e INDEXED BY events_by_id"
-           " ON e.community = ?1 AND e.id = w.id WHERE e.deleted_at IS NULL";
+    sql += " FROM json_each(?2) w CROSS JOIN events e INDEXED BY events_by_id"
+           " ON e.community = ?1 AND e.id = w.value WHERE e.deleted_at IS NULL";
     return sql;
+}
+
+std::string ExactPairLookup::pairsJson(std::span<const EventPair> pairs)
+{
+    // Ids are validated hex, so no escaping is needed.
+    std::string json;
+    json.reserve(2 + pairs.size() * 90);
+    json += '[';
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (i)
+            json += ',';
+        json += '"';
+        json += pairs[i].id;
+        json += std::to_string(pairs[i].createdAt);
+        json += '"';
+    }
+    json += ']';
+    return json;
+}
+
+std::string ExactPairLookup::idsJson(std::span<const std::string> ids)
+{
+    std::string json;
+    json.reserve(2 + ids.size() * 67);
+    json += '[';
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (i)
+            json += ',';
+        json += '"';
+        json += ids[i];
+        json += '"';
+    }
+    json += ']';
+    return json;
 }
 
 ExactPairLookup::Rows ExactPairLookup::findPairs(store::SqliteConnection &connection,
@@ -140,14 +150,12 @@ ExactPairLookup::Rows ExactPairLookup::findPairs(store::SqliteConnection &connec
 {
     if (pairs.empty())
         return {};
-    auto select = connection.prepare(pairSql(pairs.size(), deleted));
+    auto select = connection.prepare(pairSql(deleted));
     if (!select.valid())
         return prepareFailed(connection);
+    const std::string json = pairsJson(pairs);
     select.bindStatic(1, community);
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        select.bind(static_cast<int>(2 + 2 * i), pairs[i].createdAt);
-        select.bindStatic(static_cast<int>(3 + 2 * i), pairs[i].id);
-    }
+    select.bindStatic(2, json);
     return collect(select);
 }
 
@@ -157,12 +165,12 @@ ExactPairLookup::Rows ExactPairLookup::findIds(store::SqliteConnection &connecti
 {
     if (ids.empty())
         return {};
-    auto select = connection.prepare(idSql(ids.size()));
+    auto select = connection.prepare(idSql());
     if (!select.valid())
         return prepareFailed(connection);
+    const std::string json = idsJson(ids);
     select.bindStatic(1, community);
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        select.bindStatic(static_cast<int>(2 + i), ids[i]);
+    select.bindStatic(2, json);
     return collect(select);
 }
 

@@ -17,8 +17,8 @@ namespace buzz::relay::search {
 
 // The bounded exact-pair lookup on one connection: at most kMaxPairs distinct (id, created_at)
 // pairs, joined against `events` through events_by_time (created_at, id), so the statement only
-// ever searches that index — never a scan of events. Also the ID-only batch lookup (events_by_id)
-// for callers that have no timestamps.
+// ever searches that index — never a scan of events (nor a Bloom filter built by one). Also the
+// ID-only batch lookup (events_by_id) for callers that have no timestamps.
 class ExactPairLookup
 {
 public:
@@ -40,10 +40,12 @@ public:
     // The distinct pairs in first-occurrence order (duplicates never multiply results).
     static std::vector<EventPair> distinct(std::span<const EventPair> pairs);
 
-    // The SQL run for `count` distinct pairs. Counts are rounded up to a few bucket sizes (padding
-    // with NULL pairs that match nothing) so a connection caches at most ten statements.
-    static std::string pairSql(std::size_t count, Deleted deleted = Deleted::Omit);
-    static std::string idSql(std::size_t count);
+    // The statements: the pairs (or ids) travel as one JSON array parameter (?2), joined
+    // through json_each, so one cached statement serves every batch size.
+    static std::string pairSql(Deleted deleted = Deleted::Omit);
+    static std::string idSql();
+    static std::string pairsJson(std::span<const EventPair> pairs); // ["<id><created_at>",…]
+    static std::string idsJson(std::span<const std::string> ids);
 
     // `pairs` must be validated and distinct.
     static Rows findPairs(store::SqliteConnection &connection, const std::string &community,
