@@ -9,6 +9,12 @@ if(GIT_FOUND AND EXISTS "${CMAKE_SOURCE_DIR}/.git")
     if(_buzz_git_rc EQUAL 0 AND _buzz_commit)
         set(BUZZ_GIT_COMMIT "${_buzz_commit}")
     endif()
+    # Re-configure when HEAD moves, so an incremental build never reports an older commit.
+    foreach(_git_file "${CMAKE_SOURCE_DIR}/.git/HEAD" "${CMAKE_SOURCE_DIR}/.git/logs/HEAD")
+        if(EXISTS "${_git_file}")
+            set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_git_file}")
+        endif()
+    endforeach()
 endif()
 configure_file("${CMAKE_SOURCE_DIR}/cmake/BuzzVersion.h.in"
     "${CMAKE_BINARY_DIR}/generated/BuzzVersion.h" @ONLY)
