@@ -1,6 +1,7 @@
 #include "relay/server/RelayServer.h"
 
 #include "net/nostr/RelayUrl.h"
+#include "relay/server/AdminApi.h"
 #include "relay/server/HttpBridge.h"
 #include "relay/server/HttpReply.h"
 #include "relay/server/Nip11Document.h"
@@ -10,6 +11,7 @@
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
 #include <QLoggingCategory>
+#include <QTcpSocket>
 #include <QUrl>
 #include <QWebSocket>
 
@@ -192,8 +194,13 @@ void RelayServer::installRoutes()
     // it; the upgraded socket then arrives through newWebSocketConnection.
     m_http->route("/", Method::Get,
                   [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
-                      if (request.value("Upgrade").compare("websocket", Qt::CaseInsensitive) == 0)
+                      if (request.value("Upgrade").compare("websocket", Qt::CaseInsensitive) == 0) {
+                          // The socket becomes the WebSocket: small OK/EVENT frames must not wait
+                          // for delayed ACKs.
+                          if (QTcpSocket *socket = responder.socket())
+                              socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
                           return;
+                      }
                       serveInformation(request, std::move(responder));
                   });
     m_http->route("/info", Method::Get,
@@ -221,6 +228,7 @@ void RelayServer::installRoutes()
                           serveBridge(endpoint, request, std::move(responder));
                       });
     }
+    AdminApi::install(*m_http, m_engine, m_options.adminToken, m_context, this); // routing issue
     m_http->setMissingHandler([this](const QHttpServerRequest &, QHttpServerResponder &&responder) {
         m_metrics.increment(ServerMetrics::httpSeries("other", 404));
         writeReply(responder, HttpReply::error(404, "not found"));
