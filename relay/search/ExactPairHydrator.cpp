@@ -80,19 +80,10 @@ HydrationResult ExactPairHydrator::hydrateExactPairs(const std::string &communit
     const std::vector<EventPair> wanted = ExactPairLookup::distinct(pairs);
     if (wanted.empty())
         return {};
-    HydrationResult result = routed(community, caller, [&](store::SqliteConnection &connection) {
+    // Rows come back in the order asked (relevance), which callers rank by.
+    return routed(community, caller, [&](store::SqliteConnection &connection) {
         return ExactPairLookup::findPairs(connection, community, wanted);
     });
-    // Callers rank by the order they asked in (relevance): keep it whatever order SQL chose.
-    std::unordered_map<std::string_view, std::size_t> position;
-    position.reserve(wanted.size());
-    for (std::size_t i = 0; i < wanted.size(); ++i)
-        position.emplace(wanted[i].id, i);
-    std::stable_sort(result.events.begin(), result.events.end(),
-                     [&](const StoredEvent &a, const StoredEvent &b) {
-                         return position[a.event.id] < position[b.event.id];
-                     });
-    return result;
 }
 
 HydrationResult ExactPairHydrator::hydrateIds(const std::string &community,

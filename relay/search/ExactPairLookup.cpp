@@ -17,13 +17,32 @@ struct PairHash
     }
 };
 
-ExactPairLookup::Rows collect(store::Statement &select)
+// Rows carry their pair's position in the batch (json_each key, the last column): the result is
+// put in batch order without hashing a single id.
+ExactPairLookup::Rows collect(store::Statement &select, std::size_t expected)
 {
     ExactPairLookup::Rows rows;
-    while (select.step())
+    rows.events.reserve(expected);
+    std::vector<std::int64_t> positions;
+    positions.reserve(expected);
+    while (select.step()) {
         rows.events.push_back(store::EventReader::rowToStoredEvent(select));
+        positions.push_back(select.int64(store::EventReader::kEventColumnCount));
+    }
     rows.ok = select.ok();
     rows.sqliteCode = select.resultCode();
+    if (!std::is_sorted(positions.begin(), positions.end())) {
+        std::vector<std::size_t> order(positions.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](std::size_t a, std::size_t b) { return positions[a] < positions[b]; });
+        std::vector<StoredEvent> sorted;
+        sorted.reserve(order.size());
+        for (const std::size_t index : order)
+            sorted.push_back(std::move(rows.events[index]));
+        rows.events = std::move(sorted);
+    }
     return rows;
 }
 
@@ -93,7 +112,7 @@ std::string ExactPairLookup::pairSql(Deleted deleted)
     // two substr calls rather than a JSON parse per pair.
     std::string sql = "SELECT ";
     sql += store::EventReader::kEventColumns;
-    sql += " FROM json_each(?2) p CROSS JOIN events e INDEXED BY events_by_time"
+    sql += ", p.key FROM json_each(?2) p CROSS JOIN events e INDEXED BY events_by_time"
            " ON e.created_at = CAST(substr(p.value, 65) AS INTEGER)"
            " AND e.id = substr(p.value, 1, 64) WHERE e.community = ?1";
     if (deleted == Deleted::Omit)
@@ -105,7 +124,7 @@ std::string ExactPairLookup::idSql()
 {
     std::string sql = "SELECT ";
     sql += store::EventReader::kEventColumns;
-    sql += " FROM json_each(?2) w CROSS JOIN events e INDEXED BY events_by_id"
+    sql += ", w.key FROM json_each(?2) w CROSS JOIN events e INDEXED BY events_by_id"
            " ON e.community = ?1 AND e.id = w.value WHERE e.deleted_at IS NULL";
     return sql;
 }
@@ -156,7 +175,7 @@ ExactPairLookup::Rows ExactPairLookup::findPairs(store::SqliteConnection &connec
     const std::string json = pairsJson(pairs);
     select.bindStatic(1, community);
     select.bindStatic(2, json);
-    return collect(select);
+    return collect(select, pairs.size());
 }
 
 ExactPairLookup::Rows ExactPairLookup::findIds(store::SqliteConnection &connection,
@@ -171,7 +190,7 @@ ExactPairLookup::Rows ExactPairLookup::findIds(store::SqliteConnection &connecti
     const std::string json = idsJson(ids);
     select.bindStatic(1, community);
     select.bindStatic(2, json);
-    return collect(select);
+    return collect(select, ids.size());
 }
 
 } // namespace buzz::relay::search

@@ -28,7 +28,7 @@ public:
 
     struct Rows
     {
-        std::vector<StoredEvent> events; // at most one per distinct pair, in pair order
+        std::vector<StoredEvent> events; // at most one per distinct pair, in batch order
         bool ok = true;
         int sqliteCode = 0;
     };

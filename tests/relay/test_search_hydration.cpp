@@ -63,6 +63,19 @@ private slots:
         m_store.reset();
     }
 
+    void sqliteHasFts5()
+    {
+        store::ReadLease lease = m_store->database->writerPoolLease("test");
+        auto options = lease.connection().prepare("PRAGMA compile_options");
+        bool fts5 = false;
+        while (options.step())
+            fts5 = fts5 || options.text(0) == "ENABLE_FTS5";
+        QVERIFY(fts5);
+        auto table = lease.connection().prepare(
+            "SELECT 1 FROM sqlite_master WHERE name = 'search_fts' AND sql LIKE '%fts5%'");
+        QVERIFY(table.step());
+    }
+
     void crossMonthPairsComeBackInRequestOrder()
     {
         const auto jan = m_store->insert(kJan2026 + 10, "january");
