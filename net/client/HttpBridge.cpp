@@ -26,7 +26,7 @@ const QByteArray kRouteHeader = QByteArrayLiteral("X-Buzz-Read-Route");
 
 QString unreachable(const char *what)
 {
-    return QStringLiteral("relay unreachable: ") + QLatin1String(what);
+    return QStringLiteral("relay unreachable: ") + QString::fromUtf8(what); // some carry an em dash
 }
 
 bool looksLikeHtml(const QByteArray &body, const QString &contentType)

@@ -419,6 +419,12 @@ void RelaySocket::onTextMessage(const QString &text)
         auto it = m_subscriptions.find(id);
         if (it == m_subscriptions.end())
             return;
+        const QString eventId = QString::fromStdString(event->id);
+        if (it->recentIds.contains(eventId))
+            return;
+        if (it->recentIds.size() >= 1024)
+            it->recentIds.clear(); // bounded; the overlap window is only seconds wide
+        it->recentIds.insert(eventId);
         if (event->createdAt > it->lastSeenCreatedAt && !it->oneShot)
             it->lastSeenCreatedAt = event->createdAt;
         if (it->oneShot) {

@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QTimer>
 #include <QUrl>
@@ -106,6 +107,9 @@ private:
         std::optional<qint64> count;
         std::optional<QString> closedReason;
         bool finished = false;
+        // Ids delivered recently: history and live fan-out may overlap, and a resubscribe
+        // re-reads the last 5 s on purpose. Each event is reported once.
+        QSet<QString> recentIds;
     };
 
     void setState(State state);
