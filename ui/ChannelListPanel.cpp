@@ -121,6 +121,12 @@ void ChannelListPanel::refresh(const QString &createFirstNamed)
                 createChannel(request);
                 return;
             }
+            for (auto &channel : *channels) {
+                if (!channel.isMember && m_joinedHere.contains(channel.id)) {
+                    channel.isMember = true;
+                    channel.myRole = QStringLiteral("member");
+                }
+            }
             m_model->setChannels(std::move(*channels));
             emit channelsLoaded(m_model->rowCount());
             if (!keep.isEmpty() && m_model->rowOf(keep) >= 0) {
@@ -175,6 +181,7 @@ void ChannelListPanel::createChannel(const canvas::CreateChannelRequest &request
                 return;
             }
             m_status->hide();
+            m_joinedHere.insert(created->id);
             m_model->upsert(*created);
             m_filter->clear();
             selectChannel(created->id);
@@ -204,6 +211,7 @@ void ChannelListPanel::joinChannel(const QString &channelId)
             auto updated = m_model->channel(channelId);
             if (!updated)
                 return;
+            m_joinedHere.insert(channelId);
             updated->isMember = true;
             if (updated->myRole.isEmpty())
                 updated->myRole = QStringLiteral("member");

@@ -3,6 +3,7 @@
 #include "canvas/ChannelService.h"
 #include "ui/UiServices.h"
 
+#include <QSet>
 #include <QWidget>
 
 class QLabel;
@@ -52,6 +53,9 @@ private:
     QPushButton *m_join;
     QLabel *m_status;
     QString m_pendingSelection;
+    // Channels this session created or joined (the relay said OK). A list read that started before
+    // that write may still show them as not joined; it must not take the membership away.
+    QSet<QString> m_joinedHere;
     bool m_busy = false;
 };
 

@@ -125,8 +125,12 @@ void HistoryPanel::showEvent(QShowEvent *event)
 
 void HistoryPanel::reload()
 {
-    if (m_channel.isEmpty() || m_loading)
+    if (m_channel.isEmpty())
         return;
+    if (m_loading) {
+        m_stale = true;
+        return;
+    }
     m_stale = false;
     m_loading = true;
     const bool hadRows = m_model->rowCount() > 0;
@@ -135,7 +139,7 @@ void HistoryPanel::reload()
     const quint64 generation = m_generation;
     const QString selectedId = selectedRevision() ? selectedRevision()->eventId : QString();
     QCoro::connect(
-        m_services.canvas->history(m_channel), this,
+        m_services.canvas->history(m_channel, std::nullopt, m_pageSize), this,
         [this, generation, hadRows, selectedId](client::Result<canvas::HistoryPage> page) {
             if (generation != m_generation)
                 return;
@@ -169,7 +173,7 @@ void HistoryPanel::loadOlder()
     m_loadOlder->setText(tr("Loading..."));
     updateButtons();
     const quint64 generation = m_generation;
-    QCoro::connect(m_services.canvas->history(m_channel, cursor), this,
+    QCoro::connect(m_services.canvas->history(m_channel, cursor, m_pageSize), this,
                    [this, generation](client::Result<canvas::HistoryPage> page) {
                        if (generation != m_generation)
                            return;

@@ -35,6 +35,8 @@ public:
     // Re-reads the first page (after a save, a restore or a live change).
     void reload();
     void loadOlder();
+    // Revisions per page (default: the data layer's 100). Tests page with small sizes.
+    void setPageSize(int pageSize) { m_pageSize = pageSize; }
 
     HistoryModel *model() const { return m_model; }
     bool isRestoring() const { return m_restoring; }
@@ -69,6 +71,7 @@ private:
     QString m_channel;
     bool m_canRestore = false;
     std::optional<canvas::CanvasRevision> m_current;
+    int m_pageSize = 100;
     bool m_stale = true; // needs a reload when next shown
     bool m_loading = false;
     bool m_restoring = false;
