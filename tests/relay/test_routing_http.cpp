@@ -1,0 +1,209 @@
+// Routing seen from the wire: the X-Buzz-Read-Route header on /query and /count, the 503 bodies
+// of the failure rules, /metrics, and the loopback + bearer admin API driving the faults.
+
+#include "test_routing_support.h"
+
+#include "relay/server/RelayServer.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace routingtest;
+
+namespace {
+const std::string kChannel = "7c0e4c9e-1f2a-4b3c-8d4e-5f6a7b8c9d04";
+const QByteArray kToken = "admin-secret";
+
+struct Reply
+{
+    int status = 0;
+    QByteArray body;
+    QByteArray route;
+    QByteArray retryAfter;
+};
+} // namespace
+
+class TestRoutingHttp : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void routeHeaderNamesThePool();
+    void failureRulesOnTheWire();
+    void adminApiNeedsTheBearerToken();
+    void adminApiPausesAndShiftsTheClock();
+    void metricsExposeDecisionsAndPools();
+    void adminApiAbsentWithoutToken();
+
+private:
+    Reply send(const QByteArray &method, const QString &path, const QByteArray &body = {},
+               bool admin = false, bool withToken = true);
+    Reply query(const std::string &filters, const QString &path = QStringLiteral("/query"))
+    {
+        return send("POST", path, QByteArray::fromStdString(filters));
+    }
+
+    std::unique_ptr<RoutingHarness> m_harness;
+    std::unique_ptr<RelayServer> m_server;
+    QNetworkAccessManager m_network;
+};
+
+void TestRoutingHttp::init()
+{
+    m_harness = std::make_unique<RoutingHarness>(HarnessOptions {.replicas = 1, .budgetMs = 1000});
+    RelayServer::Options options;
+    options.acceptDevPubkeyHeader = true;
+    options.adminToken = kToken.toStdString();
+    auto clock = m_harness->clock;
+    options.clock = [clock] {
+        return clock->nowSec();
+    };
+    m_server = std::make_unique<RelayServer>(*m_harness->engine, options);
+    QVERIFY(m_server->start(QStringLiteral("127.0.0.1:0")));
+    m_harness->createChannel(kChannel);
+    m_harness->post(kChannel, m_harness->nowSec() - 10, "hello");
+    m_harness->beatAndReplay();
+}
+
+void TestRoutingHttp::cleanup()
+{
+    if (m_server)
+        m_server->stop();
+    m_server.reset();
+    m_harness.reset();
+}
+
+Reply TestRoutingHttp::send(const QByteArray &method, const QString &path, const QByteArray &body,
+                            bool admin, bool withToken)
+{
+    QNetworkRequest request(QUrl(m_server->httpUrl() + path));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, "application/json");
+    if (admin && withToken)
+        request.setRawHeader("Authorization", "Bearer " + kToken);
+    if (!admin)
+        request.setRawHeader("X-Pubkey", QByteArray::fromStdString(m_harness->owner.pubkey()));
+    QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    if (!reply->isFinished())
+        finished.wait(10000);
+    Reply out;
+    out.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    out.body = reply->readAll();
+    out.route = reply->rawHeader("X-Buzz-Read-Route");
+    out.retryAfter = reply->rawHeader("Retry-After");
+    reply->deleteLater();
+    return out;
+}
+
+void TestRoutingHttp::routeHeaderNamesThePool()
+{
+    Reply reply = query(channelFilter(kChannel, 5));
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.route, QByteArray("replica; reason=fresh"));
+    reply = query("[{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"consistency\":\"strong\"}]");
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.route, QByteArray("writer; reason=strong"));
+    reply = query(channelFilter(kChannel, 5), QStringLiteral("/count"));
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.route, QByteArray("replica; reason=fresh"));
+    reply = query("[{\"kinds\":[9],\"consistency\":\"eventual\"}]");
+    QCOMPARE(reply.status, 400);
+    m_harness->advanceMs(1001);
+    reply = query(channelFilter(kChannel, 5));
+    QCOMPARE(reply.route, QByteArray("writer; reason=stale"));
+}
+
+void TestRoutingHttp::failureRulesOnTheWire()
+{
+    Reply admin =
+        send("POST", "/admin/faults", "{\"replica\":0,\"kind\":\"timeout\",\"count\":1}", true);
+    QCOMPARE(admin.status, 200);
+    Reply reply = query(channelFilter(kChannel, 5));
+    QCOMPARE(reply.status, 503);
+    QCOMPARE(reply.body, QByteArray("{\"error\":\"query timed out\"}"));
+
+    send("POST", "/admin/faults", "{\"replica\":0,\"kind\":\"error\",\"count\":1}", true);
+    reply = query(channelFilter(kChannel, 5));
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.route, QByteArray("writer; reason=replica_error"));
+
+    send("POST", "/admin/faults", "{\"replica\":0,\"kind\":\"busy\",\"count\":1}", true);
+    reply = query(channelFilter(kChannel, 5));
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.route, QByteArray("writer; reason=reader_acquire_timeout"));
+
+    admin = send("POST", "/admin/faults", "{\"replica\":0,\"kind\":\"melt\",\"count\":1}", true);
+    QCOMPARE(admin.status, 400);
+    admin = send("POST", "/admin/faults", "{\"replica\":7,\"kind\":\"busy\",\"count\":1}", true);
+    QCOMPARE(admin.status, 404);
+}
+
+void TestRoutingHttp::adminApiNeedsTheBearerToken()
+{
+    QCOMPARE(send("GET", "/admin/state", {}, true, false).status, 401);
+    const Reply state = send("GET", "/admin/state", {}, true);
+    QCOMPARE(state.status, 200);
+    const auto json = nlohmann::json::parse(state.body.toStdString());
+    QCOMPARE(json["budget_ms"].get<int>(), 1000);
+    QCOMPARE(json["replicas"].size(), 1u);
+    QCOMPARE(json["replicas"][0]["applied_lsn"].get<std::int64_t>(),
+             json["writer"]["lsn"].get<std::int64_t>());
+    QCOMPARE(json["replicas"][0]["proof"].get<std::string>(), std::string("proved"));
+}
+
+void TestRoutingHttp::adminApiPausesAndShiftsTheClock()
+{
+    QCOMPARE(send("POST", "/admin/replicas/0/pause", {}, true).status, 200);
+    const std::string fresh = m_harness->post(kChannel, m_harness->nowSec(), "fresh");
+    m_harness->beatAndReplay(); // paused: nothing replayed
+    QCOMPARE(send("POST", "/admin/clock", "{\"offset_ms\":5000}", true).status, 200);
+    Reply reply = query(channelFilter(kChannel, 5));
+    QCOMPARE(reply.route, QByteArray("writer; reason=stale"));
+    QVERIFY(reply.body.contains(QByteArray::fromStdString(fresh)));
+
+    QCOMPARE(send("POST", "/admin/replicas/0/lag", "{\"ms\":-1}", true).status, 400);
+    QCOMPARE(send("POST", "/admin/replicas/0/lag", "{\"ms\":250}", true).status, 200);
+    QCOMPARE(send("POST", "/admin/replicas/0/resume", {}, true).status, 200);
+    m_harness->replicas().heartbeat();
+    m_harness->replicas().pump(); // nothing is 250 ms old yet
+    QCOMPARE(send("POST", "/admin/wait-caught-up", "{\"timeout_ms\":0}", true).status, 504);
+    m_harness->advanceMs(300);
+    m_harness->replicas().pump();
+    const Reply caughtUp = send("POST", "/admin/wait-caught-up", "{\"timeout_ms\":0}", true);
+    QCOMPARE(caughtUp.status, 200);
+    reply = query(channelFilter(kChannel, 5));
+    QCOMPARE(reply.route, QByteArray("replica; reason=fresh"));
+    QVERIFY(reply.body.contains(QByteArray::fromStdString(fresh)));
+    const auto state =
+        nlohmann::json::parse(send("GET", "/admin/state", {}, true).body.toStdString());
+    QCOMPARE(state["clock_offset_ms"].get<int>(), 5000);
+    QCOMPARE(state["replicas"][0]["lag_ms"].get<int>(), 250);
+}
+
+void TestRoutingHttp::metricsExposeDecisionsAndPools()
+{
+    query(channelFilter(kChannel, 5));
+    const Reply metrics = send("GET", "/metrics");
+    QCOMPARE(metrics.status, 200);
+    QVERIFY(metrics.body.contains("buzz_db_route_decision_total{path=\"bridge_query\",decision="
+                                  "\"replica\",reason=\"fresh\"} 1"));
+    QVERIFY(metrics.body.contains("buzz_db_read_pool_max{pool=\"replica-0\"} 4"));
+}
+
+void TestRoutingHttp::adminApiAbsentWithoutToken()
+{
+    m_server->stop();
+    RelayServer::Options options;
+    options.acceptDevPubkeyHeader = true;
+    m_server = std::make_unique<RelayServer>(*m_harness->engine, options);
+    QVERIFY(m_server->start(QStringLiteral("127.0.0.1:0")));
+    QCOMPARE(send("GET", "/admin/state", {}, true).status, 404);
+}
+
+QTEST_GUILESS_MAIN(TestRoutingHttp)
+#include "test_routing_http.moc"
