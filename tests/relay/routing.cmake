@@ -8,7 +8,7 @@ target_include_directories(test_routing_decision PRIVATE "${CMAKE_SOURCE_DIR}")
 
 # Engine-level routing: divergent fixtures, failure rules, metrics (manual clock, no network).
 buzz_add_qtest(NAME test_routing_engine SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_routing_engine.cpp
-    LIBS buzz_relay TIMEOUT 60)
+    LIBS buzz_relay SQLite::SQLite3 TIMEOUT 60)
 buzz_add_qtest(NAME test_routing_paging SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_routing_paging.cpp
     LIBS buzz_relay TIMEOUT 60)
 buzz_add_qtest(NAME test_routing_randomized SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_routing_randomized.cpp

@@ -4,6 +4,8 @@
 
 #include "test_routing_support.h"
 
+#include "relay/store/SqliteConnection.h"
+
 #include <QTest>
 
 using namespace routingtest;
@@ -49,6 +51,7 @@ private slots:
     void countsUseTheBoundedArmOnly();
     void clockGoingBackRotatesTheEpoch();
     void metricsNameEveryDecision();
+    void readerStatementTimeoutInterrupts();
 };
 
 void TestRoutingEngine::budgetZeroKeepsEveryReadOnTheWriter()
@@ -290,6 +293,25 @@ void TestRoutingEngine::metricsNameEveryDecision()
                               "buzz_db_read_pool_active{pool=\"replica-0\"} 0",
                               "buzz_db_read_pool_max{pool=\"replica-0\"} 4"})
         QVERIFY2(text.find(gauge) != std::string::npos, gauge);
+}
+
+void TestRoutingEngine::readerStatementTimeoutInterrupts()
+{
+    // The reader statement timeout itself (not the injected fault): a runaway statement on a
+    // replica connection is interrupted, which the router surfaces as "query timed out".
+    replication::Replica::Config config;
+    config.statementTimeout = std::chrono::milliseconds(20);
+    std::string error;
+    auto replica = replication::Replica::open(config, error);
+    QVERIFY2(replica, error.c_str());
+    auto lease = replica->acquire(std::chrono::milliseconds(150));
+    QVERIFY(lease);
+    auto runaway = lease->connection().prepare(
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c");
+    QVERIFY(runaway.valid());
+    QVERIFY(!runaway.step());
+    QCOMPARE(runaway.resultCode(), SQLITE_INTERRUPT);
+    QVERIFY(lease->deadlineExceeded());
 }
 
 QTEST_GUILESS_MAIN(TestRoutingEngine)
