@@ -5,6 +5,9 @@
 #include "relay/ingest/IngestPipeline.h"
 #include "relay/ingest/RelayEmitter.h"
 #include "relay/query/QueryService.h"
+#include "relay/replication/RelayClock.h"
+#include "relay/replication/ReplicaSet.h"
+#include "relay/search/SearchService.h"
 #include "relay/store/Database.h"
 
 #include <QLoggingCategory>
@@ -42,7 +45,8 @@ constexpr std::array kIngestResultNames = {
     "stored", "duplicate", "rejected_duplicate", "rejected", "conflict", "forbidden", "internal"};
 constexpr std::array kReadPathNames = {
     "bridge_query", "bridge_count",       "bridge_count_fallback", "req_historical",
-    "count_req",    "count_req_fallback", "bridge_thread_aux",     "search_hydrate"};
+    "count_req",    "count_req_fallback", "bridge_thread_aux",     "search_hydrate",
+    "bridge_search_hydrate", "req_search_hydrate", "profile_search_hydrate"};
 constexpr std::array kQueryStatusNames = {"ok",        "bad_request", "forbidden",
                                           "timed_out", "retryable",   "internal"};
 
@@ -64,6 +68,7 @@ public:
     explicit Impl(Options options)
         : clock(std::move(options.clock))
         , emitter(relayKey(options.relaySecretKeyHex))
+        , relayClock(options.relayClock ? options.relayClock : replication::RelayClock::system())
     {
         std::string error;
         database = store::Database::open(options.dataDir, error);
@@ -74,25 +79,53 @@ public:
         }
         pipeline = std::make_unique<ingest::IngestPipeline>(*database, emitter);
         queries = std::make_unique<query::QueryService>(*database);
+        search = std::make_unique<search::SearchService>(*database);
+        attachReplicas(options);
+        search->setReplicas(replicas.get()); // the search pool prefers a replica (search issue)
         qCInfo(lcEngine) << "writer database:"
                          << (options.dataDir ? options.dataDir->c_str() : "in memory");
     }
 
+    // Routing issue: replicas, heartbeat and routing; 0 replicas leaves the writer-only router.
+    void attachReplicas(const Options &options)
+    {
+        replication::ReplicationConfig config;
+        config.replicas = options.replicas;
+        config.lagMs = options.replicaLagMs;
+        config.dataDir = options.dataDir;
+        config.clock = relayClock;
+        config.runDriver = options.replicationDriver;
+        if (auto envError = replication::ReplicationConfig::applyEnvironment(config)) {
+            startupError = *envError;
+            qCCritical(lcEngine) << envError->c_str();
+        }
+        if (options.readBudgetMs)
+            config.budgetMs = *options.readBudgetMs;
+        if (options.readPoolSize)
+            config.readPoolSize = *options.readPoolSize;
+        std::string error;
+        replicas = replication::ReplicaSet::attach(*database, config, error);
+        if (!replicas) {
+            startupError = error;
+            qCCritical(lcEngine) << "cannot start the read replicas:" << error.c_str();
+            config.replicas = 0;
+            replicas = replication::ReplicaSet::attach(*database, config, error);
+        }
+    }
+
+    // The relay's notion of now: Options::clock (seconds) when a test gives one, else the
+    // millisecond relay clock that POST /admin/clock shifts.
     std::int64_t nowSeconds() const
     {
         if (clock)
             return clock();
-        return std::chrono::duration_cast<std::chrono::seconds>(
-                   std::chrono::system_clock::now().time_since_epoch())
-            .count();
+        return relayClock->nowSec();
     }
     std::int64_t nowMs() const
     {
         if (clock)
             return clock() * 1000;
-        return std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::system_clock::now().time_since_epoch())
-            .count();
+        return relayClock->nowMs();
     }
 
     IngestResult ingest(const nostr::Event &event, const RequestContext &context)
@@ -130,6 +163,9 @@ public:
     std::unique_ptr<store::Database> database;
     std::unique_ptr<ingest::IngestPipeline> pipeline;
     std::unique_ptr<query::QueryService> queries;
+    std::unique_ptr<search::SearchService> search;
+    std::shared_ptr<replication::RelayClock> relayClock;
+    std::unique_ptr<replication::ReplicaSet> replicas; // after database: destroyed before it
     std::string startupError;
 
     std::mutex listenerMutex;
@@ -155,7 +191,9 @@ QueryResult RelayEngine::query(const std::vector<nostr::Filter> &filters,
                                const RequestContext &context, ReadPath path)
 {
     QueryResult result;
-    if (d->queries)
+    if (d->search && search::SearchService::isSearch(filters))
+        result = d->search->search(filters, context, path); // NIP-50: the whole request
+    else if (d->queries)
         result = d->queries->query(filters, context, path);
     else
         result.status = QueryResult::Status::Internal, result.message = "internal server error";
@@ -208,6 +246,16 @@ std::string RelayEngine::relayPublicKeyHex() const
     return d->emitter.publicKeyHex();
 }
 
+replication::ReplicaSet *RelayEngine::replicaSet() const
+{
+    return d->replicas.get();
+}
+
+replication::RelayClock &RelayEngine::relayClock() const
+{
+    return *d->relayClock;
+}
+
 std::string RelayEngine::startupError() const
 {
     return d->startupError;
@@ -235,6 +283,10 @@ std::string RelayEngine::metricsText() const
            "buzz_commit_log_lsn "
            "gauge\nbuzz_commit_log_lsn "
         + std::to_string(d->database ? d->database->lastLsn() : 0) + "\n";
+    if (d->search)
+        out += d->search->metricsText();
+    if (d->replicas)
+        out += d->replicas->metricsText();
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include "BuzzVersion.h"
 #include "net/nostr/Keys.h"
 #include "relay/RelayEngine.h"
+#include "relay/replication/RelayClock.h"
 #include "relay/server/RelayConfig.h"
 #include "relay/server/RelayServer.h"
 
@@ -95,6 +96,8 @@ int main(int argc, char *argv[])
         engineOptions.dataDir = QDir(*config.dataDir).absolutePath().toStdString();
     }
     engineOptions.relaySecretKeyHex = relaySecretHex;
+    engineOptions.replicas = config.replicas;         // routing issue: read replicas
+    engineOptions.replicaLagMs = config.replicaLagMs; // (budget from BUZZ_REPLICA_READ_MAX_AGE_MS)
     relay::RelayEngine engine(std::move(engineOptions));
     if (const std::string error = engine.startupError(); !error.empty())
         return fail("cannot open the store: " + error);
@@ -104,6 +107,8 @@ int main(int argc, char *argv[])
     serverOptions.communities = config.communities;
     serverOptions.acceptDevPubkeyHeader = config.devPubkeyHeader;
     serverOptions.adminToken = config.adminToken.value_or(std::string());
+    // POST /admin/clock shifts the relay's notion of now for auth windows too.
+    serverOptions.clock = [&engine] { return engine.relayClock().nowSec(); };
     relay::RelayServer server(engine, std::move(serverOptions));
     if (!server.start(config.listen))
         return fail(server.errorString().toStdString());

@@ -4,6 +4,7 @@
 #include "relay/ingest/EventPrechecks.h"
 #include "relay/ingest/KindRules.h"
 #include "relay/ingest/ThreadResolver.h"
+#include "relay/replication/CommitFloor.h"
 #include "relay/store/EventReader.h"
 
 #include <QLoggingCategory>
@@ -61,6 +62,13 @@ Outcome IngestPipeline::ingest(const nostr::Event &event, const RequestContext &
     if (outcome.result.status != Status::Stored) {
         tx->rollback(); // rejections and duplicates write nothing
         return outcome;
+    }
+    // Replica fence (routing issue): a channel row older than commit time - 960 s is refused.
+    for (const auto &stored : outcome.committed) {
+        if (stored.channel && replication::CommitFloor::refuses(stored.event.createdAt, nowMs)) {
+            tx->rollback();
+            return reject(std::string(replication::CommitFloor::kMessage));
+        }
     }
     if (!tx->commit(nowMs)) {
         qCWarning(lcIngest) << "commit failed for kind" << event.kind;

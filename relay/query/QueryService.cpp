@@ -54,6 +54,26 @@ QueryResult failure(QueryResult::Status status, std::string message)
     result.message = std::move(message);
     return result;
 }
+
+// A read the router refused before it ran (routing issue): surfaced, never re-run here.
+std::optional<QueryResult> refusalResult(const store::ReadLease &lease)
+{
+    QueryResult result;
+    switch (lease.refusal()) {
+    case store::ReadLease::Refusal::None:
+        return std::nullopt;
+    case store::ReadLease::Refusal::TimedOut:
+        result = failure(QueryResult::Status::TimedOut, "query timed out");
+        break;
+    case store::ReadLease::Refusal::Retryable:
+        result = failure(QueryResult::Status::Retryable,
+                         "retryable: read replicas are busy, try again shortly");
+        break;
+    }
+    result.route = lease.route();
+    result.routeReason = lease.reason();
+    return result;
+}
 } // namespace
 
 bool QueryService::isHttpPath(ReadPath path)
@@ -107,39 +127,63 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
         if (auto gate = httpGateFailure(filters, context.pubkey); !gate.empty())
             return failure(QueryResult::Status::Forbidden, gate);
     }
-    auto lease = m_database.read(readRequestFor(filters, path));
-    if (!lease)
-        return failure(QueryResult::Status::Internal, "internal server error");
-    QueryResult result;
-    result.route = lease.route();
-    result.routeReason = lease.reason();
-    const bool dedupe = !isHttpPath(path);
-    std::unordered_set<std::string> seen;
-    store::EventReader reader(lease.connection());
-    for (const auto &filter : filters) {
-        const auto mode = pageMode(filter);
-        const auto plan = FilterSql::build(filter, context.community, context.pubkey,
-                                           accessibleChannels(reader, filter, context), mode);
-        if (plan.matchesNothing)
+    store::ReadRequest request = readRequestFor(filters, path);
+    request.filters = &filters;
+    request.community = context.community;
+    // A replica read may be settled afterwards into one re-run on the writer (routing issue).
+    for (;;) {
+        auto lease = m_database.read(request);
+        if (auto refused = refusalResult(lease))
+            return *refused;
+        if (!lease)
+            return failure(QueryResult::Status::Internal, "internal server error");
+        QueryResult result;
+        result.route = lease.route();
+        result.routeReason = lease.reason();
+        store::ReadAttempt attempt;
+        const bool dedupe = !isHttpPath(path);
+        std::unordered_set<std::string> seen;
+        store::EventReader reader(lease.connection());
+        for (const auto &filter : filters) {
+            auto &page = attempt.pages.emplace_back();
+            const auto mode = pageMode(filter);
+            const auto plan = FilterSql::build(filter, context.community, context.pubkey,
+                                               accessibleChannels(reader, filter, context), mode);
+            if (plan.matchesNothing)
+                continue;
+            auto statement = lease.connection().prepare(plan.sql);
+            if (!statement.valid())
+                return failure(QueryResult::Status::Internal, "internal server error");
+            plan.bindTo(statement);
+            while (statement.step()) {
+                StoredEvent stored = store::EventReader::rowToStoredEvent(statement);
+                ++page.rows;
+                page.newestCreatedAt = std::max(page.newestCreatedAt.value_or(stored.event.createdAt),
+                                                stored.event.createdAt);
+                if (!EventMatcher::matches(filter, stored))
+                    continue;
+                if (dedupe && !seen.insert(stored.event.id).second)
+                    continue;
+                result.events.push_back(std::move(stored));
+            }
+            if (!statement.ok()) {
+                qCWarning(lcQuery) << "query failed:" << lease.connection().lastError().c_str();
+                attempt.ok = false;
+                attempt.sqliteCode = statement.resultCode();
+                break;
+            }
+        }
+        const auto settlement = lease.settle(attempt);
+        if (settlement.action == store::ReadSettlement::Action::RerunOnWriter) {
+            request.forceWriterReason = settlement.reason;
             continue;
-        auto statement = lease.connection().prepare(plan.sql);
-        if (!statement.valid())
-            return failure(QueryResult::Status::Internal, "internal server error");
-        plan.bindTo(statement);
-        while (statement.step()) {
-            StoredEvent stored = store::EventReader::rowToStoredEvent(statement);
-            if (!EventMatcher::matches(filter, stored))
-                continue;
-            if (dedupe && !seen.insert(stored.event.id).second)
-                continue;
-            result.events.push_back(std::move(stored));
         }
-        if (!statement.ok()) {
-            qCWarning(lcQuery) << "query failed:" << lease.connection().lastError().c_str();
+        if (settlement.action == store::ReadSettlement::Action::TimedOut)
+            return failure(QueryResult::Status::TimedOut, "query timed out");
+        if (!attempt.ok)
             return failure(QueryResult::Status::Internal, "internal server error");
-        }
+        return result;
     }
-    return result;
 }
 
 QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
@@ -149,30 +193,50 @@ QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
         if (auto gate = httpGateFailure(filters, context.pubkey); !gate.empty())
             return failure(QueryResult::Status::Forbidden, gate);
     }
-    auto lease = m_database.read(readRequestFor(filters, path));
-    if (!lease)
-        return failure(QueryResult::Status::Internal, "internal server error");
-    QueryResult result;
-    result.route = lease.route();
-    result.routeReason = lease.reason();
-    store::EventReader reader(lease.connection());
-    for (const auto &filter : filters) {
-        // Totals are summed across filters, not de-duplicated (reference §4.4).
-        const auto plan =
-            FilterSql::build(filter, context.community, context.pubkey,
-                             accessibleChannels(reader, filter, context), FilterSql::Mode::Count);
-        if (plan.matchesNothing)
+    store::ReadRequest request = readRequestFor(filters, path);
+    request.filters = &filters;
+    request.community = context.community;
+    for (;;) {
+        auto lease = m_database.read(request);
+        if (auto refused = refusalResult(lease))
+            return *refused;
+        if (!lease)
+            return failure(QueryResult::Status::Internal, "internal server error");
+        QueryResult result;
+        result.route = lease.route();
+        result.routeReason = lease.reason();
+        store::ReadAttempt attempt;
+        store::EventReader reader(lease.connection());
+        for (const auto &filter : filters) {
+            // Totals are summed across filters, not de-duplicated (reference §4.4).
+            const auto plan =
+                FilterSql::build(filter, context.community, context.pubkey,
+                                 accessibleChannels(reader, filter, context), FilterSql::Mode::Count);
+            if (plan.matchesNothing)
+                continue;
+            auto statement = lease.connection().prepare(plan.sql);
+            if (!statement.valid())
+                return failure(QueryResult::Status::Internal, "internal server error");
+            plan.bindTo(statement);
+            if (statement.step())
+                result.count += statement.int64(0);
+            if (!statement.ok()) {
+                attempt.ok = false;
+                attempt.sqliteCode = statement.resultCode();
+                break;
+            }
+        }
+        const auto settlement = lease.settle(attempt);
+        if (settlement.action == store::ReadSettlement::Action::RerunOnWriter) {
+            request.forceWriterReason = settlement.reason;
             continue;
-        auto statement = lease.connection().prepare(plan.sql);
-        if (!statement.valid())
+        }
+        if (settlement.action == store::ReadSettlement::Action::TimedOut)
+            return failure(QueryResult::Status::TimedOut, "query timed out");
+        if (!attempt.ok)
             return failure(QueryResult::Status::Internal, "internal server error");
-        plan.bindTo(statement);
-        if (statement.step())
-            result.count += statement.int64(0);
-        if (!statement.ok())
-            return failure(QueryResult::Status::Internal, "internal server error");
+        return result;
     }
-    return result;
 }
 
 AdmissionResult QueryService::admit(const std::vector<nostr::Filter> &filters,

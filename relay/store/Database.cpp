@@ -58,7 +58,7 @@ bool Database::WriteTransaction::commit(std::int64_t committedAtMs)
         return false;
     }
     m_open = false;
-    m_database.m_openWriteStartMs.store(0);
+    m_database.forgetWriteStart(m_startedAtMs);
     if (m_lock.owns_lock())
         m_lock.unlock();
     return true;
@@ -69,7 +69,7 @@ void Database::WriteTransaction::rollback()
     if (m_open) {
         m_connection->exec("ROLLBACK");
         m_open = false;
-        m_database.m_openWriteStartMs.store(0);
+        m_database.forgetWriteStart(m_startedAtMs);
     }
     if (m_lock.owns_lock())
         m_lock.unlock();
@@ -117,13 +117,18 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
 std::unique_ptr<Database::WriteTransaction> Database::beginWrite(const std::string &community,
                                                                  std::int64_t nowMs)
 {
+    {
+        std::lock_guard starts(m_writeStartsMutex);
+        m_writeStarts.insert(nowMs);
+    }
     std::unique_lock lock(m_writerMutex);
     std::unique_ptr<WriteTransaction> transaction(
         new WriteTransaction(*this, std::move(lock), community, nowMs));
-    if (!m_writer->exec("BEGIN IMMEDIATE"))
+    if (!m_writer->exec("BEGIN IMMEDIATE")) {
+        forgetWriteStart(nowMs);
         return nullptr;
+    }
     transaction->m_open = true;
-    m_openWriteStartMs.store(nowMs);
     return transaction;
 }
 
@@ -167,6 +172,13 @@ ReadLease Database::writerPoolLease(std::string reason)
         "writer", std::move(reason));
 }
 
+void Database::forgetWriteStart(std::int64_t startedAtMs)
+{
+    std::lock_guard starts(m_writeStartsMutex);
+    if (const auto it = m_writeStarts.find(startedAtMs); it != m_writeStarts.end())
+        m_writeStarts.erase(it);
+}
+
 std::int64_t Database::lastLsn() const
 {
     return m_lastLsn.load();
@@ -174,10 +186,10 @@ std::int64_t Database::lastLsn() const
 
 std::optional<std::int64_t> Database::openWriteStartedAtMs() const
 {
-    const std::int64_t started = m_openWriteStartMs.load();
-    if (started == 0)
+    std::lock_guard starts(m_writeStartsMutex);
+    if (m_writeStarts.empty())
         return std::nullopt;
-    return started;
+    return *m_writeStarts.begin();
 }
 
 } // namespace buzz::relay::store

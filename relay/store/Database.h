@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -89,7 +90,11 @@ private:
     int m_maxReaders = 4;
 
     std::atomic<std::int64_t> m_lastLsn {0};
-    std::atomic<std::int64_t> m_openWriteStartMs {0};
+    // Start times of write transactions begun and not yet finished, including those still waiting
+    // for the writer: the replica fence wall must sit below every one of them (routing issue).
+    void forgetWriteStart(std::int64_t startedAtMs);
+    mutable std::mutex m_writeStartsMutex;
+    std::multiset<std::int64_t> m_writeStarts;
     std::unique_ptr<ReadRouter> m_router;
 };
 
