@@ -1,0 +1,7 @@
+# CanvasService against a relay with a paused read replica and a non-zero read budget (issue 6):
+# display reads are stale, every write-gating decision still comes from the writer.
+# buzz_canvas_testsupport is defined in service.cmake (targets resolve at generate time).
+if(EXISTS "${CMAKE_SOURCE_DIR}/tests/relay/RelayTestFixture.h")
+    buzz_add_qtest(NAME test_canvas_replica SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_canvas_replica.cpp
+        LIBS buzz_canvas_testsupport TIMEOUT 60)
+endif()
