@@ -10,7 +10,11 @@
 #include "relay/replication/ReplicaSet.h"
 
 #include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace buzz;
@@ -24,6 +28,9 @@ using Kind = buzz::canvas::SaveOutcome::Kind;
 namespace {
 
 constexpr std::int64_t kReadBudgetMs = 5000;
+#ifdef BUZZ_CANVAS_CLI
+const QString kCli = QStringLiteral(BUZZ_CANVAS_CLI);
+#endif
 
 const char *kindName(Kind kind)
 {
@@ -387,6 +394,105 @@ private slots:
         QVERIFY(fromReplica);
         QVERIFY(stale && stale->eventId == v1.eventId);
     }
+
+    void laggingReplicaServesOldHeadsButConflictsUseTheWriter()
+    {
+        CanvasClient &alice = owner();
+        CanvasClient &bob = newClient();
+        const CanvasRevision v1 = saveOk(alice, std::nullopt, QStringLiteral("one\n"));
+        QVERIFY(v1.isValid());
+        m_relay->catchUp();
+        // 3 s behind the writer, inside the 5 s read budget: the replica stays routable.
+        m_relay->replicas().replica(0).setLagMs(3000);
+        const CanvasRevision v2 = saveOk(alice, v1, QStringLiteral("two\n"));
+        QVERIFY(v2.isValid());
+        m_relay->clock->advanceMs(1000);
+        m_relay->catchUp(); // v2 is only 1 s old: not replayed yet
+        bool fromReplica = false;
+        const auto stale = displayHeadFromReplica(bob, &fromReplica);
+        QVERIFY(fromReplica);
+        QVERIFY(stale && stale->eventId == v1.eventId);
+
+        const SaveOutcome outcome =
+            await(bob.service->save(m_channel, stale, QStringLiteral("one\nbob\n")));
+        COMPARE_KIND(outcome, Kind::Conflict);
+        QCOMPARE(outcome.base->eventId, v1.eventId);
+        QCOMPARE(outcome.theirs->eventId, v2.eventId);
+        QCOMPARE(outcome.theirs->content, QStringLiteral("two\n"));
+        verifyWriteGatingReadsOnWriter(bob, {QStringLiteral("canvas_precondition")});
+
+        // Once the lag has passed the replica serves v2, and Bob's merge on it saves.
+        m_relay->clock->advanceMs(3000);
+        m_relay->catchUp();
+        const auto caughtUp = displayHeadFromReplica(bob, &fromReplica);
+        QVERIFY(fromReplica);
+        QVERIFY(caughtUp && caughtUp->eventId == v2.eventId);
+        const SaveOutcome merged =
+            await(bob.service->save(m_channel, caughtUp, QStringLiteral("two\nbob\n")));
+        COMPARE_KIND(merged, Kind::SavedVerified);
+    }
+
+#ifdef BUZZ_CANVAS_CLI
+    void cliRacingWritesExitWithConflict_data()
+    {
+        QTest::addColumn<bool>("restore");
+        QTest::newRow("canvas set") << false;
+        QTest::newRow("canvas restore") << true;
+    }
+
+    // buzz-canvas-cli as a script sees it: its write is held after its precondition passed, a
+    // concurrent save lands, and the relay's CAS refuses the CLI's write → exit 5 naming the head.
+    void cliRacingWritesExitWithConflict()
+    {
+        QFETCH(bool, restore);
+        QVERIFY2(QFile::exists(kCli), qPrintable(kCli));
+        CanvasClient &alice = owner();
+        const CanvasRevision v1 = saveOk(alice, std::nullopt, QStringLiteral("one\n"));
+        const CanvasRevision v2 = saveOk(alice, v1, QStringLiteral("two\n"));
+        QVERIFY(v2.isValid());
+        m_relay->catchUp();
+        m_relay->pause();
+
+        QTemporaryDir home;
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("BUZZ_RELAY_URL"));
+        env.remove(QStringLiteral("BUZZ_CHANNEL"));
+        env.remove(QStringLiteral("BUZZ_USE_KEYCHAIN"));
+        relay::test::TestIdentity scripter;
+        env.insert(QStringLiteral("BUZZ_PRIVATE_KEY"),
+                   QString::fromStdString(scripter.key.toHex()));
+        env.insert(QStringLiteral("BUZZ_DATA_DIR"), home.path());
+        cli.setProcessEnvironment(env);
+        QStringList arguments {QStringLiteral("canvas")};
+        if (restore)
+            arguments << QStringLiteral("restore") << QStringLiteral("--revision") << v1.eventId;
+        else
+            arguments << QStringLiteral("set") << QStringLiteral("--content")
+                      << QStringLiteral("cli\n");
+        arguments << QStringLiteral("--channel") << m_channel << QStringLiteral("--relay")
+                  << m_relay->proxy.url().toString();
+        proxy().injectFault(RecordingProxy::Fault::Hold, RecordingProxy::eventsPost());
+        cli.start(kCli, arguments);
+        QVERIFY(cli.waitForStarted(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(proxy().isHolding() || cli.state() == QProcess::NotRunning, 15000);
+        QVERIFY2(proxy().isHolding(), cli.readAllStandardError().constData());
+        const CanvasRevision theirs = saveOk(alice, v2, QStringLiteral("alice\n"));
+        QVERIFY(theirs.isValid());
+        proxy().release();
+        QTRY_VERIFY_WITH_TIMEOUT(cli.state() == QProcess::NotRunning, 15000);
+        const QByteArray err = cli.readAllStandardError();
+        QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(cli.exitCode() == 5, err.constData());
+        const QJsonObject error =
+            QJsonDocument::fromJson(err.trimmed().split('\n').last()).object();
+        QCOMPARE(error.value(QLatin1String("error")).toString(), QStringLiteral("conflict"));
+        QVERIFY2(error.value(QLatin1String("message")).toString().contains(theirs.eventId),
+                 err.constData());
+        QVERIFY(cli.readAllStandardOutput().isEmpty()); // no success JSON for a refused write
+        QCOMPARE(strongHead(alice).eventId, theirs.eventId);
+    }
+#endif
 
     void historyPagingAfterResumeReturnsEveryRevisionOnce()
     {
