@@ -735,7 +735,7 @@ void CanvasPane::offerDrafts()
     m_draftBanner->hide();
 }
 
-void CanvasPane::restoreDraft(const canvas::Draft &draft)
+void CanvasPane::restoreDraft(canvas::Draft draft)
 {
     m_draftBanner->hide();
     m_offeredDraft.reset();

@@ -87,7 +87,8 @@ private:
                    bool saveAfter, bool startEditing);
     void onLiveChange(const QString &channel, const canvas::CanvasRevision &revision);
     void offerDrafts();
-    void restoreDraft(const canvas::Draft &draft);
+    void restoreDraft(
+        canvas::Draft draft); // by value: it usually comes from m_offeredDraft, which it resets
     void onEditorChanged();
     void showRelayError(const client::RelayError &error, NoticeBanner *banner);
     void setSaveState(const QString &state);
