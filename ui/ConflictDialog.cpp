@@ -65,6 +65,10 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
             m_conflicts.push_back(int(i));
     }
     m_choices.assign(m_conflicts.size(), -1);
+    // Hunks are short: wrap them so a long Markdown paragraph is readable side by side.
+    m_mineHunk->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_theirsHunk->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_result->setLineWrapMode(QPlainTextEdit::WidgetWidth);
 
     m_summary->setObjectName(QStringLiteral("conflictSummaryLabel"));
     m_summary->setWordWrap(true);
@@ -76,11 +80,16 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
                "below and save it.")
                 .arg(who.toHtmlEscaped()));
     } else {
+        const QString escaped = who.toHtmlEscaped();
         m_summary->setText(
-            tr("<b>%1.</b> %n part(s) of the canvas were changed by both of you. Pick "
-               "a version for each, or edit the result directly.",
-               nullptr, int(m_conflicts.size()))
-                .arg(who.toHtmlEscaped()));
+            m_conflicts.size() == 1
+                ? tr("<b>%1.</b> One part of the canvas was changed by both of you. Pick a "
+                     "version for it, or edit the result directly.")
+                      .arg(escaped)
+                : tr("<b>%1.</b> %2 parts of the canvas were changed by both of you. Pick a "
+                     "version for each, or edit the result directly.")
+                      .arg(escaped)
+                      .arg(m_conflicts.size()));
     }
 
     // Side-by-side resolution of the conflicting hunks.
@@ -285,7 +294,8 @@ void ConflictDialog::rebuildResult()
     m_progress->setText(open == 0
                             ? (m_conflicts.empty() ? tr("Clean merge: ready to save.")
                                                    : tr("All conflicts resolved: ready to save."))
-                            : tr("%n conflict(s) left to resolve.", nullptr, open));
+                            : (open == 1 ? tr("1 conflict left to resolve.")
+                                         : tr("%1 conflicts left to resolve.").arg(open)));
 }
 
 void ConflictDialog::finish(Resolution resolution)

@@ -22,7 +22,7 @@ DiffView::DiffView(QWidget *parent)
     m_text->setObjectName(QStringLiteral("diffText"));
     m_text->setAccessibleName(tr("Difference to the current canvas"));
     m_text->setReadOnly(true);
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     auto *layout = new QVBoxLayout(this);

@@ -11,3 +11,7 @@ foreach(_suite first_run conflict_merge history_restore draft_recovery)
         add_dependencies(test_ui_${_suite} buzz-canvas)
     endif()
 endforeach()
+
+# README screenshots (not a test): ui_screenshots <dir>
+add_executable(ui_screenshots "${CMAKE_CURRENT_LIST_DIR}/ui_screenshots.cpp")
+target_link_libraries(ui_screenshots PRIVATE buzz_ui_test_harness buzz_compile_options)

@@ -1,0 +1,106 @@
+// Renders the README screenshots from the real widgets (QWidget::grab, offscreen or under Xvfb):
+//   ui_screenshots <output dir>  →  main-window.png, history-diff.png, conflict-dialog.png
+// Not a test: run it by hand when the UI changes.
+
+#include "UiTestHarness.h"
+
+#include "ui/CanvasPane.h"
+#include "ui/ConflictDialog.h"
+#include "ui/HistoryPanel.h"
+#include "ui/MainWindow.h"
+#include "ui/models/HistoryModel.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QListView>
+#include <QPlainTextEdit>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace buzz;
+using test::UiTestHarness;
+
+namespace {
+
+const QString kPlanV1 = QStringLiteral(
+    "# Launch plan\n\nWe ship **Buzz Canvas 0.1** to the design team first.\n\n## Milestones\n\n"
+    "- [x] Embedded relay, first run needs nothing\n- [ ] History with diff and restore\n"
+    "- [ ] Conflict merge\n\n## Owners\n\n| Area | Owner |\n|---|---|\n| Desktop | Maya |\n| Relay "
+    "| Jonas |\n");
+const QString kPlanV2 = QStringLiteral(
+    "# Launch plan\n\nWe ship **Buzz Canvas 0.1** to the design team first, then to everyone.\n\n"
+    "## Milestones\n\n- [x] Embedded relay, first run needs nothing\n- [x] History with diff and "
+    "restore\n"
+    "- [ ] Conflict merge\n- [ ] Packaging (.deb)\n\n## Owners\n\n| Area | Owner |\n|---|---|\n"
+    "| Desktop | Maya |\n| Relay | Jonas |\n| Packaging | Ana |\n\n> Saves are compare-and-swap: "
+    "nobody's edit is "
+    "overwritten silently.\n");
+const QString kPlanV3 = QString(kPlanV2).replace(QStringLiteral("- [ ] Conflict merge"),
+                                                 QStringLiteral("- [x] Conflict merge"));
+
+bool save(QWidget *widget, const QString &path)
+{
+    const bool ok = widget->grab().save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    const QString out =
+        argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("docs/screenshots");
+    QDir().mkpath(out);
+
+    UiTestHarness harness;
+    auto *maya = harness.openSession(QStringLiteral("maya"));
+    auto *jonas = harness.openSession(QStringLiteral("jonas"));
+    if (!maya || !jonas)
+        return 1;
+    for (const QString &name : {QStringLiteral("design"), QStringLiteral("release-notes")})
+        UiTestHarness::createChannel(maya, name);
+    UiTestHarness::createChannel(maya, QStringLiteral("launch-plan"));
+    for (const QString &text : {kPlanV1, kPlanV2, kPlanV3})
+        UiTestHarness::seedRevision(maya, text);
+    auto *window = maya->window();
+    window->resize(1400, 860);
+    auto *pane = window->canvasPane();
+    QTest::qWaitFor([pane] { return pane->head() && pane->head()->content == kPlanV3; }, 10000);
+    QTest::qWait(300);
+    save(window, QDir(out).filePath(QStringLiteral("main-window.png")));
+
+    window->historyDock()->show();
+    auto *model = window->historyPanel()->model();
+    QTest::qWaitFor([model] { return model->rowCount() == 3; }, 10000);
+    auto *list = window->findChild<QListView *>(QStringLiteral("historyList"));
+    list->setCurrentIndex(model->index(2));
+    QTest::qWait(300);
+    save(window, QDir(out).filePath(QStringLiteral("history-diff.png")));
+    window->historyDock()->hide();
+
+    // Jonas edits the same revision Maya is editing; Maya saves second and gets the merge.
+    const QString channel = pane->channelId();
+    UiTestHarness::openChannel(jonas, channel);
+    pane->startEditing();
+    auto *editor = window->findChild<QPlainTextEdit *>(QStringLiteral("canvasEditor"));
+    editor->setPlainText(
+        QString(kPlanV3).replace(QStringLiteral("to the design team first"),
+                                 QStringLiteral("to the design and research teams first")));
+    UiTestHarness::seedRevision(
+        jonas,
+        QString(kPlanV3).replace(QStringLiteral("to the design team first"),
+                                 QStringLiteral("to the design team in December")));
+    pane->save();
+    auto *dialog = UiTestHarness::waitForTopLevel(QStringLiteral("conflictDialog"));
+    if (!dialog)
+        return 1;
+    dialog->resize(1100, 700);
+    QTest::qWait(300);
+    save(dialog, QDir(out).filePath(QStringLiteral("conflict-dialog.png")));
+    dialog->close();
+    return 0;
+}
