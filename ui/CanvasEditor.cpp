@@ -88,7 +88,7 @@ bool CanvasEditor::isPreviewVisible() const
 
 void CanvasEditor::schedulePreview()
 {
-    if (m_preview->isHidden())
+    if (m_preview->isHidden() || m_editor->document()->characterCount() > kRenderLimit)
         return;
     // Rendering costs roughly linear time in the document size: wait longer for big documents so
     // the preview never competes with keystrokes.
@@ -102,6 +102,13 @@ void CanvasEditor::refreshPreviewNow()
     if (m_preview->isHidden())
         return;
     const int scroll = m_preview->verticalScrollBar()->value();
+    if (m_editor->document()->characterCount() > kRenderLimit) {
+        m_preview->setPlainText(
+            tr("The live preview pauses for canvases over %1 KB so typing stays fast. "
+               "Save to see the result.")
+                .arg(kRenderLimit / 1024));
+        return;
+    }
     m_preview->setMarkdown(m_editor->toPlainText());
     m_preview->verticalScrollBar()->setValue(scroll);
 }

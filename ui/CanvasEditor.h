@@ -18,6 +18,10 @@ class CanvasEditor : public QWidget
 {
     Q_OBJECT
 public:
+    // QTextDocument's Markdown import and layout grow faster than linearly (a 250 KiB canvas takes
+    // seconds): above this many characters the preview (and the canvas view) shows the source.
+    static constexpr int kRenderLimit = 48 * 1024;
+
     explicit CanvasEditor(QWidget *parent = nullptr);
 
     // Loads text as a fresh document (clears undo): starting an edit, restoring a draft.

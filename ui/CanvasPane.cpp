@@ -8,6 +8,7 @@
 #include "ui/UiFormat.h"
 
 #include <QDateTime>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLoggingCategory>
@@ -59,6 +60,8 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     , m_stateLabel(new QLabel(this))
     , m_view(new QTextBrowser(this))
     , m_editor(new CanvasEditor(this))
+    , m_sourceView(new QPlainTextEdit(this))
+    , m_autosaveTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("canvasPane"));
 
@@ -132,7 +135,7 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     m_liveChange->addAction(QStringLiteral("Merge"), tr("&Merge…"));
     connect(m_liveChange->action(QStringLiteral("Reload")), &QPushButton::clicked, this, [this] {
         // Leaving the edit keeps the text as a draft (offered again below), then shows theirs.
-        m_services.drafts->flush();
+        flushDraft();
         const auto theirs = m_liveTheirs;
         leaveEditing();
         if (theirs)
@@ -183,6 +186,15 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     m_stack->addWidget(m_stateLabel);
     m_stack->addWidget(m_view);
     m_stack->addWidget(m_editor);
+    m_sourceView->setObjectName(QStringLiteral("canvasSourceView"));
+    m_sourceView->setAccessibleName(tr("Canvas (Markdown source)"));
+    m_sourceView->setReadOnly(true);
+    m_sourceView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_stack->addWidget(m_sourceView);
+    // Autosave is debounced here, so a keystroke costs a timer restart, not a copy of the text.
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(1000);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &CanvasPane::autosaveNow);
     connect(m_editor, &CanvasEditor::textEdited, this, &CanvasPane::onEditorChanged);
 
     auto *header = new QHBoxLayout;
@@ -227,7 +239,16 @@ CanvasPane::~CanvasPane()
 {
     // Pending autosaves reach the disk even when the window closes mid-edit.
     if (m_services.drafts)
-        m_services.drafts->flush();
+        flushDraft();
+}
+
+void CanvasPane::flushDraft()
+{
+    if (m_autosaveTimer->isActive()) {
+        m_autosaveTimer->stop();
+        autosaveNow();
+    }
+    m_services.drafts->flush();
 }
 
 QString CanvasPane::authorName(const QString &pubkey) const
@@ -253,7 +274,7 @@ bool CanvasPane::hasUnsavedChanges() const
 void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
 {
     if (m_services.drafts)
-        m_services.drafts->flush(); // the previous channel's edit stays recoverable
+        flushDraft(); // the previous channel's edit stays recoverable
     if (!m_channel.id.isEmpty() && m_channel.id != channel.id)
         m_services.canvas->unwatch(m_channel.id);
     ++m_generation;
@@ -373,7 +394,12 @@ void CanvasPane::render()
 {
     if (m_editing) {
         m_stack->setCurrentWidget(m_editor);
+    } else if (m_head && m_head->content.size() > CanvasEditor::kRenderLimit) {
+        m_sourceView->setPlainText(m_head->content);
+        m_view->clear();
+        m_stack->setCurrentWidget(m_sourceView);
     } else if (m_head) {
+        m_sourceView->clear();
         m_view->setMarkdown(m_head->content);
         m_stack->setCurrentWidget(m_view);
     } else if (m_headKnown) {
@@ -498,6 +524,7 @@ void CanvasPane::enterEditing(const std::optional<canvas::CanvasRevision> &base,
 
 void CanvasPane::leaveEditing()
 {
+    m_autosaveTimer->stop();
     m_editing = false;
     m_saving = false;
     m_liveTheirs.reset();
@@ -514,6 +541,14 @@ void CanvasPane::onEditorChanged()
 {
     if (m_loadingEditor || !m_editing)
         return;
+    setSaveState(tr("Unsaved changes"));
+    m_autosaveTimer->start();
+}
+
+void CanvasPane::autosaveNow()
+{
+    if (!m_editing)
+        return;
     const QString text = m_editor->text();
     if (text == m_baseText) {
         setSaveState({});
@@ -521,8 +556,7 @@ void CanvasPane::onEditorChanged()
     }
     const canvas::DraftKey key = draftKey(m_editBase);
     m_sessionDraftFiles.insert(key.fileName());
-    m_services.drafts->scheduleAutosave(key, text);
-    setSaveState(tr("Unsaved changes"));
+    m_services.drafts->store(key, text);
 }
 
 void CanvasPane::save()

@@ -15,6 +15,8 @@ class QLabel;
 class QPushButton;
 class QStackedWidget;
 class QTextBrowser;
+class QPlainTextEdit;
+class QTimer;
 
 namespace buzz::ui {
 
@@ -53,6 +55,7 @@ public:
     bool
     cancel(); // Esc: closes the topmost notice or asks to leave editing; false if nothing to do
     void reload(); // re-read the head (display read)
+    void flushDraft(); // writes a pending autosave now (quit, relay switch)
     // A revision that became current through another path (restore from History).
     void adoptHead(const canvas::CanvasRevision &revision);
 
@@ -90,6 +93,7 @@ private:
     void restoreDraft(
         canvas::Draft draft); // by value: it usually comes from m_offeredDraft, which it resets
     void onEditorChanged();
+    void autosaveNow();
     void showRelayError(const client::RelayError &error, NoticeBanner *banner);
     void setSaveState(const QString &state);
     canvas::DraftKey draftKey(const std::optional<canvas::CanvasRevision> &base) const;
@@ -130,6 +134,8 @@ private:
     QStackedWidget *m_stack;
     QLabel *m_stateLabel;
     QTextBrowser *m_view;
+    QPlainTextEdit *m_sourceView; // large canvases: the Markdown source, laid out lazily
+    QTimer *m_autosaveTimer;
     CanvasEditor *m_editor;
 };
 

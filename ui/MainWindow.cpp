@@ -373,7 +373,7 @@ void MainWindow::showSettings()
             && values.relayUrl == m_relaySettings.relayUrl)
             return;
         m_relaySettings = values;
-        m_services.drafts->flush();
+        m_canvas->flushDraft();
         emit relaySettingsChanged(values);
     });
     dialog->open();
@@ -388,7 +388,7 @@ void MainWindow::showIdentity()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    m_services.drafts->flush(); // unsaved text survives quitting; it is offered at the next start
+    m_canvas->flushDraft(); // unsaved text survives quitting; it is offered at the next start
     if (m_settings) {
         m_settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
         m_settings->setValue(QStringLiteral("window/state"), saveState());

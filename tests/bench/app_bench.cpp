@@ -1,0 +1,211 @@
+// app_bench: the desktop app's user-facing speed (tests/bench/README.md line format).
+//   cold start → first rendered canvas, embedded relay, empty profile (first run) and second start
+//   opening a canvas: 1 MB rendered (the relay caps content at 256 KiB, so the 1 MB document is
+//     handed to the canvas pane directly) and 256 KiB end to end (relay read + render)
+//   keystroke latency while editing the 1 MB canvas (key event + highlight + repaint)
+//   peak RSS of the whole process (app + embedded relay)
+
+#include "app/desktop/DesktopSession.h"
+#include "canvas/CanvasService.h"
+#include "ui/CanvasEditor.h"
+#include "ui/CanvasPane.h"
+#include "ui/MainWindow.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QPlainTextEdit>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <qcoro/qcorotask.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <sys/resource.h>
+#include <vector>
+
+using namespace buzz;
+
+namespace {
+
+template<class T>
+T awaitTask(QCoro::Task<T> task)
+{
+    std::optional<T> result;
+    QEventLoop loop;
+    QObject guard;
+    QCoro::connect(std::move(task), &guard, [&](T value) {
+        result.emplace(std::move(value));
+        loop.quit();
+    });
+    if (!result)
+        loop.exec();
+    return std::move(*result);
+}
+
+void bench(const char *name, double value, const char *unit, double target)
+{
+    if (target > 0)
+        std::printf("BENCH app %s | %.1f %s | target <= %.0f %s | anchor - | ratio %.2fx\n", name,
+                    value, unit, target, unit, value / target);
+    else
+        std::printf("BENCH app %s | %.1f %s | target - | anchor - | ratio -\n", name, value, unit);
+    std::fflush(stdout);
+}
+
+// Markdown of about `bytes`: headings, paragraphs, lists, a table now and then.
+QString markdownOf(qsizetype bytes)
+{
+    QString text;
+    text.reserve(bytes + 200);
+    int section = 0;
+    while (text.size() < bytes) {
+        ++section;
+        text +=
+            QStringLiteral(
+                "## Section %1\n\nThe **canvas** keeps the team's plan; _every_ save is a revision "
+                "with `expected-revision` so nothing is lost. See #launch-plan.\n\n")
+                .arg(section);
+        for (int i = 0; i < 5; ++i)
+            text += QStringLiteral("- item %1.%2: ship it, measure it, write it down\n")
+                        .arg(section)
+                        .arg(i);
+        if (section % 10 == 0)
+            text += QStringLiteral("\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+        text += QLatin1Char('\n');
+    }
+    text.truncate(bytes);
+    return text;
+}
+
+bool waitFor(const std::function<bool()> &condition, int timeoutMs = 30000)
+{
+    return QTest::qWaitFor(condition, timeoutMs);
+}
+
+double startSession(const QString &profile, std::unique_ptr<desktop::DesktopSession> &session)
+{
+    desktop::DesktopSession::Options options;
+    options.profileDir = profile;
+    QElapsedTimer timer;
+    timer.start();
+    session = std::make_unique<desktop::DesktopSession>(options);
+    bool shown = false;
+    QObject::connect(session.get(), &desktop::DesktopSession::firstCanvasShown,
+                     [&shown] { shown = true; });
+    if (!awaitTask(session->start()))
+        return -1;
+    auto *pane = session->window()->canvasPane();
+    if (!waitFor([&] { return shown && pane->isHeadKnown(); }))
+        return -1;
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir root;
+    const QString profile = root.filePath(QStringLiteral("bench"));
+
+    std::unique_ptr<desktop::DesktopSession> session;
+    const double firstRun = startSession(profile, session);
+    if (firstRun < 0) {
+        std::fprintf(stderr, "app_bench: first run failed\n");
+        return 1;
+    }
+    bench("cold start to first rendered canvas (first run: relay, identity, channel)", firstRun,
+          "ms", 800);
+
+    // A real canvas in the channel, then a second cold start on the same profile.
+    auto *pane = session->window()->canvasPane();
+    const QString channel = pane->channelId();
+    const QString big = markdownOf(250 * 1024);
+    {
+        auto head =
+            awaitTask(session->services().canvas->head(channel, canvas::ReadIntent::Strong));
+        const auto saved = awaitTask(
+            session->services().canvas->save(channel, head ? head.value() : std::nullopt, big));
+        if (!saved.isSaved()) {
+            std::fprintf(stderr, "app_bench: seeding the 250 KiB canvas failed: %s\n",
+                         qPrintable(saved.userMessage()));
+            return 1;
+        }
+    }
+    session.reset();
+    const double secondStart = startSession(profile, session);
+    bench("cold start to first rendered canvas (existing profile, 250 KiB canvas)", secondStart,
+          "ms", 800);
+    pane = session->window()->canvasPane();
+
+    // Open the 250 KiB canvas end to end: display read from the relay + Markdown render.
+    {
+        std::vector<double> runs;
+        for (int i = 0; i < 5; ++i) {
+            const canvas::ChannelInfo info = pane->channel();
+            bool shown = false;
+            auto connection =
+                QObject::connect(pane, &ui::CanvasPane::canvasShown, [&shown] { shown = true; });
+            QElapsedTimer timer;
+            timer.start();
+            pane->openChannel(info);
+            waitFor([&] { return shown; });
+            runs.push_back(double(timer.nsecsElapsed()) / 1e6);
+            QObject::disconnect(connection);
+        }
+        std::sort(runs.begin(), runs.end());
+        bench("open a 250 KiB canvas from the relay (median of 5)", runs[runs.size() / 2], "ms",
+              200);
+    }
+
+    // Open 1 MB: the pane renders a revision it was handed (the relay refuses content > 256 KiB).
+    canvas::CanvasRevision megabyte = *pane->head();
+    megabyte.content = markdownOf(1024 * 1024);
+    megabyte.eventId = QString(64, QLatin1Char('0'));
+    megabyte.createdAt += 10;
+    {
+        QElapsedTimer timer;
+        timer.start();
+        pane->adoptHead(megabyte);
+        QCoreApplication::processEvents();
+        pane->repaint();
+        bench("open a 1 MB canvas (render + first paint)", double(timer.nsecsElapsed()) / 1e6, "ms",
+              200);
+    }
+
+    // Keystrokes while editing the 1 MB canvas: key event, highlighter, autosave scheduling, paint.
+    {
+        pane->startEditing();
+        auto *editor = pane->editor()->editor();
+        editor->setFocus();
+        editor->moveCursor(QTextCursor::End);
+        QCoreApplication::processEvents();
+        std::vector<double> latencies;
+        for (int i = 0; i < 300; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            QTest::keyClick(editor, char('a' + i % 26));
+            editor->viewport()->repaint();
+            latencies.push_back(double(timer.nsecsElapsed()) / 1e6);
+            if (i % 50 == 0)
+                QCoreApplication::processEvents(); // let debounced timers fire now and then
+        }
+        std::sort(latencies.begin(), latencies.end());
+        bench("keystroke latency editing 1 MB, p50", latencies[latencies.size() / 2], "ms", 16);
+        bench("keystroke latency editing 1 MB, p95", latencies[latencies.size() * 95 / 100], "ms",
+              16);
+        bench("keystroke latency editing 1 MB, max", latencies.back(), "ms", -1);
+    }
+
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    bench("peak RSS (app + embedded relay)", double(usage.ru_maxrss) / 1024.0, "MB", 150);
+    session.reset();
+    return 0;
+}
