@@ -50,7 +50,7 @@ EmbeddedRelay::~EmbeddedRelay()
     stop();
 }
 
-bool EmbeddedRelay::start(const QString &dataDir)
+bool EmbeddedRelay::start(const QString &dataDir, int replicas, std::optional<qint64> readBudgetMs)
 {
     relay::RelayEngine::Options engineOptions;
     if (!dataDir.isEmpty()) {
@@ -61,6 +61,11 @@ bool EmbeddedRelay::start(const QString &dataDir)
         engineOptions.dataDir = QDir(dataDir).absolutePath().toStdString();
     }
     engineOptions.relaySecretKeyHex = relayKeyHex(dataDir);
+    engineOptions.replicas = replicas;
+    if (readBudgetMs)
+        engineOptions.readBudgetMs = *readBudgetMs;
+    else if (replicas == 0)
+        engineOptions.readBudgetMs = 0; // the app's own relay: every read on the writer
     m_engine = std::make_unique<relay::RelayEngine>(std::move(engineOptions));
     if (const std::string problem = m_engine->startupError(); !problem.empty()) {
         m_error = QString::fromStdString(problem);

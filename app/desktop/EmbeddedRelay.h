@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace buzz::relay {
 class RelayEngine;
@@ -24,7 +25,9 @@ public:
 
     // `dataDir` empty = in memory. The relay key is kept in `<dataDir>/relay.key` so relay-signed
     // events stay verifiable across restarts.
-    bool start(const QString &dataDir);
+    // `replicas` / `readBudgetMs`: simulated read replicas and their routing budget (tests, QA).
+    bool start(const QString &dataDir, int replicas = 0,
+               std::optional<qint64> readBudgetMs = std::nullopt);
     void stop();
 
     QString url() const; // ws://127.0.0.1:<port>

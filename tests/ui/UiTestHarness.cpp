@@ -34,6 +34,17 @@ desktop::EmbeddedRelay *UiTestHarness::relay()
     return m_relay.get();
 }
 
+bool UiTestHarness::startRelay(int replicas, qint64 readBudgetMs)
+{
+    m_relay = std::make_unique<desktop::EmbeddedRelay>();
+    if (!m_relay->start(QString(), replicas, readBudgetMs)) {
+        qWarning() << "relay failed:" << m_relay->errorString();
+        m_relay.reset();
+        return false;
+    }
+    return true;
+}
+
 QString UiTestHarness::relayUrl()
 {
     return relay() ? relay()->url() : QString();

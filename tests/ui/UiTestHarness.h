@@ -50,8 +50,9 @@ public:
     bool isValid() const { return m_root.isValid(); }
     QString root() const { return m_root.path(); }
 
-    // The shared relay (in memory). Started on first use.
+    // The shared relay (in memory). Started on first use, or by startRelay with read replicas.
     desktop::EmbeddedRelay *relay();
+    bool startRelay(int replicas, qint64 readBudgetMs);
     QString relayUrl();
 
     // A session on the shared relay with profile `<root>/<profile>`; started and shown.

@@ -2,7 +2,7 @@
 add_library(buzz_ui_test_harness STATIC "${CMAKE_CURRENT_LIST_DIR}/UiTestHarness.h" "${CMAKE_CURRENT_LIST_DIR}/UiTestHarness.cpp")
 target_link_libraries(buzz_ui_test_harness PUBLIC buzz_desktop Qt6::Test PRIVATE buzz_compile_options)
 
-foreach(_suite first_run conflict_merge history_restore draft_recovery)
+foreach(_suite first_run conflict_merge history_restore draft_recovery paused_replica)
     if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/test_${_suite}.cpp")
         buzz_add_qtest(NAME test_ui_${_suite} SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_${_suite}.cpp"
             LIBS buzz_ui_test_harness TIMEOUT 120 LABELS ui)
