@@ -60,7 +60,8 @@ Expected<ClientMessage> parseClientMessage(std::string_view text)
     nlohmann::json frame;
     try {
         frame = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &error) {
+    } catch (const nlohmann::json::exception &error) {
+        // parse_error, and out_of_range for a number that overflows (1e400): both are bad input.
         return Unexpected(std::string("invalid JSON: ") + error.what());
     }
     if (!frame.is_array() || frame.empty())

@@ -72,7 +72,7 @@ struct Relay
     }
 };
 
-Relay &relay()
+Relay &fuzzRelay()
 {
     static Relay instance;
     return instance;
@@ -103,22 +103,22 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char *data, std::size_t siz
     HttpReply reply;
     switch (mode) {
     case 0:
-        reply = relay().post(HttpBridge::Endpoint::Events, std::move(body));
+        reply = fuzzRelay().post(HttpBridge::Endpoint::Events, std::move(body));
         break;
     case 1: {
         auto event = nostr::Event::fromJson(std::string_view(body));
         if (!event)
             return 0;
-        relay().key.signEvent(*event);
-        reply = relay().post(HttpBridge::Endpoint::Events, event->toJson());
+        fuzzRelay().key.signEvent(*event);
+        reply = fuzzRelay().post(HttpBridge::Endpoint::Events, event->toJson());
         break;
     }
     case 2:
-        reply = relay().post(HttpBridge::Endpoint::Query, std::move(body));
+        reply = fuzzRelay().post(HttpBridge::Endpoint::Query, std::move(body));
         checkQueryReply(reply);
         break;
     case 3:
-        reply = relay().post(HttpBridge::Endpoint::Count, std::move(body));
+        reply = fuzzRelay().post(HttpBridge::Endpoint::Count, std::move(body));
         if (reply.status == 200)
             FUZZ_CHECK(nlohmann::json::parse(reply.body, nullptr, false).contains("count"),
                        "a 200 /count answer has no count");

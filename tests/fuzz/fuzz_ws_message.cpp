@@ -6,15 +6,22 @@
 
 #include "relay/server/WsProtocol.h"
 
+#include <QString>
+
 #include <nlohmann/json.hpp>
 
 namespace ws = buzz::relay::ws;
 
 namespace {
 
-bool isJson(const std::string &text)
+// What the client receives: WsSession::send turns the frame into a QString (invalid UTF-8 becomes
+// U+FFFD) before the socket writes it. The relay's parse errors quote nlohmann's "last read"
+// excerpt, which can end inside a multi-byte character; the socket repairs that, so the check is
+// made on the wire form.
+bool isJson(const std::string &frame)
 {
-    return !nlohmann::json::parse(text, nullptr, false).is_discarded();
+    const QByteArray wire = QString::fromUtf8(frame.data(), qsizetype(frame.size())).toUtf8();
+    return !nlohmann::json::parse(wire.begin(), wire.end(), nullptr, false).is_discarded();
 }
 
 void checkSubscription(const std::string &id, const std::vector<buzz::nostr::Filter> &filters)
