@@ -138,7 +138,10 @@ std::unique_ptr<SqliteConnection> SqliteConnection::open(const std::string &uri,
     } else {
         connection->exec("PRAGMA temp_store=MEMORY; PRAGMA query_only=ON;");
     }
-    connection->exec("PRAGMA cache_size=-32768;");
+    // An in-memory database lives entirely in its page cache: a cap below its size makes every
+    // transaction walk the whole cache (ingest fell from ~1,260 to ~430 events/s at 200k rows).
+    connection->exec(memory && role == Role::Writer ? "PRAGMA cache_size=-8388608;"
+                                                    : "PRAGMA cache_size=-32768;");
     return connection;
 }
 
