@@ -27,7 +27,7 @@ enum class Transport { WebSocket, Http };
 struct RequestContext
 {
     std::string community; // resolved from the normalised Host header
-    std::string pubkey;    // authenticated pubkey, 64 lower-case hex
+    std::string pubkey; // authenticated pubkey, 64 lower-case hex
     Transport transport = Transport::Http;
 };
 
@@ -44,13 +44,14 @@ struct StoredEvent
 struct IngestResult
 {
     enum class Status {
-        Stored,            // accepted=true, message ""
-        Duplicate,         // accepted=true, message "duplicate:" (or another accepted message)
+        Stored, // accepted=true, message ""
+        Duplicate, // accepted=true, message "duplicate:" (or another accepted message)
         RejectedDuplicate, // accepted=false, HTTP 200, e.g. "duplicate: channel already exists"
-        Rejected,          // accepted=false, HTTP 400 {"error":message}
-        Conflict,          // accepted=false, HTTP 409 {"error":message} — canvas CAS "conflict: …"
-        Forbidden,         // accepted=false, HTTP 403 {"error":message}
-        Internal,          // accepted=false, HTTP 500 {"error":"internal server error"}; WS "error: internal server error"
+        Rejected, // accepted=false, HTTP 400 {"error":message}
+        Conflict, // accepted=false, HTTP 409 {"error":message} — canvas CAS "conflict: …"
+        Forbidden, // accepted=false, HTTP 403 {"error":message}
+        Internal, // accepted=false, HTTP 500 {"error":"internal server error"}; WS "error: internal
+                  // server error"
     };
     Status status = Status::Internal;
     std::string message;
@@ -60,16 +61,16 @@ struct IngestResult
 
 // Which caller is reading: the routing layer (issue: replicas and routing) classifies by this.
 enum class ReadPath {
-    BridgeQuery,         // POST /query
-    BridgeCount,         // POST /count
+    BridgeQuery, // POST /query
+    BridgeCount, // POST /count
     BridgeCountFallback, // POST /count that materialises rows
-    ReqHistorical,       // WS REQ backfill
-    CountReq,            // WS COUNT
-    CountReqFallback,    // WS COUNT that materialises rows
-    BridgeThreadAux,     // depth_limit thread pages
-    SearchHydrate,       // NIP-50 hydration (bridge, req, profile)
-    BridgeSearchHydrate,  // NIP-50 hydration of POST /query search hits (exact pairs)
-    ReqSearchHydrate,     // NIP-50 hydration of WS REQ search hits (exact pairs)
+    ReqHistorical, // WS REQ backfill
+    CountReq, // WS COUNT
+    CountReqFallback, // WS COUNT that materialises rows
+    BridgeThreadAux, // depth_limit thread pages
+    SearchHydrate, // NIP-50 hydration (bridge, req, profile)
+    BridgeSearchHydrate, // NIP-50 hydration of POST /query search hits (exact pairs)
+    ReqSearchHydrate, // NIP-50 hydration of WS REQ search hits (exact pairs)
     ProfileSearchHydrate, // NIP-50 hydration of profile-name (kinds:[0]) search hits
 };
 
@@ -78,21 +79,23 @@ struct QueryResult
     enum class Status {
         Ok,
         BadRequest, // 400 {"error":message}
-        Forbidden,  // 403 {"error":message}; WS CLOSED with message
-        TimedOut,   // 503 {"error":"query timed out"}; WS CLOSED "error: query timed out"
-        Retryable,  // 503 + Retry-After; WS CLOSED "error: retryable: …"
-        Internal,   // 500 {"error":"internal server error"}
+        Forbidden, // 403 {"error":message}; WS CLOSED with message
+        TimedOut, // 503 {"error":"query timed out"}; WS CLOSED "error: query timed out"
+        Retryable, // 503 + Retry-After; WS CLOSED "error: retryable: …"
+        Internal, // 500 {"error":"internal server error"}
     };
     Status status = Status::Ok;
     std::string message;
-    std::vector<StoredEvent> events; // filters' results concatenated in filter order (HTTP) or de-duplicated (WS)
-    std::int64_t count = 0;          // for count()
-    std::string route = "writer";    // "writer" | "replica"
+    std::vector<StoredEvent>
+        events; // filters' results concatenated in filter order (HTTP) or de-duplicated (WS)
+    std::int64_t count = 0; // for count()
+    std::string route = "writer"; // "writer" | "replica"
     std::string routeReason = "disabled";
 };
 
 // Subscription admission for WS REQ: empty when allowed, else the CLOSED reason
-// ("restricted: not a channel member", "restricted: p-gated events require #p matching your pubkey", …).
+// ("restricted: not a channel member", "restricted: p-gated events require #p matching your
+// pubkey", …).
 using AdmissionResult = std::optional<std::string>;
 
 class RelayEngine
@@ -101,14 +104,14 @@ public:
     struct Options
     {
         std::optional<std::string> dataDir; // SQLite files there; nullopt = in memory
-        std::string relaySecretKeyHex;      // relay-signed kinds (39000-39002, 40099, 44100/44101)
+        std::string relaySecretKeyHex; // relay-signed kinds (39000-39002, 40099, 44100/44101)
         std::function<std::int64_t()> clock; // unix seconds; default: relayClock below
 
         // Read replicas and routing (relay/replication, relay/routing).
-        int replicas = 0;                         // --replicas N
-        std::int64_t replicaLagMs = 0;            // --replica-lag-ms MS
+        int replicas = 0; // --replicas N
+        std::int64_t replicaLagMs = 0; // --replica-lag-ms MS
         std::optional<std::int64_t> readBudgetMs; // nullopt: BUZZ_REPLICA_READ_MAX_AGE_MS (0 = off)
-        std::optional<int> readPoolSize;          // nullopt: BUZZ_DB_READ_POOL_SIZE (default 4)
+        std::optional<int> readPoolSize; // nullopt: BUZZ_DB_READ_POOL_SIZE (default 4)
         std::shared_ptr<replication::RelayClock> relayClock; // ms + admin offset; default system
         bool replicationDriver = true; // false: a test beats and replays by hand (manual clock)
     };
@@ -123,12 +126,16 @@ public:
     // reported to the commit listener.
     IngestResult ingest(const nostr::Event &event, const RequestContext &context);
 
-    QueryResult query(const std::vector<nostr::Filter> &filters, const RequestContext &context, ReadPath path);
-    QueryResult count(const std::vector<nostr::Filter> &filters, const RequestContext &context, ReadPath path);
+    QueryResult query(const std::vector<nostr::Filter> &filters, const RequestContext &context,
+                      ReadPath path);
+    QueryResult count(const std::vector<nostr::Filter> &filters, const RequestContext &context,
+                      ReadPath path);
 
     // WS REQ admission (before history is read) and live fan-out authorisation per recipient.
-    AdmissionResult admitSubscription(const std::vector<nostr::Filter> &filters, const RequestContext &context);
-    bool canRead(const std::string &community, const std::string &channel, const std::string &pubkey);
+    AdmissionResult admitSubscription(const std::vector<nostr::Filter> &filters,
+                                      const RequestContext &context);
+    bool canRead(const std::string &community, const std::string &channel,
+                 const std::string &pubkey);
 
     // Called (from the committing thread) after every committed event, including relay-signed ones.
     void setCommitListener(std::function<void(const StoredEvent &)> listener);

@@ -96,7 +96,7 @@ int main(int argc, char *argv[])
         engineOptions.dataDir = QDir(*config.dataDir).absolutePath().toStdString();
     }
     engineOptions.relaySecretKeyHex = relaySecretHex;
-    engineOptions.replicas = config.replicas;         // routing issue: read replicas
+    engineOptions.replicas = config.replicas; // routing issue: read replicas
     engineOptions.replicaLagMs = config.replicaLagMs; // (budget from BUZZ_REPLICA_READ_MAX_AGE_MS)
     relay::RelayEngine engine(std::move(engineOptions));
     if (const std::string error = engine.startupError(); !error.empty())
@@ -108,7 +108,9 @@ int main(int argc, char *argv[])
     serverOptions.acceptDevPubkeyHeader = config.devPubkeyHeader;
     serverOptions.adminToken = config.adminToken.value_or(std::string());
     // POST /admin/clock shifts the relay's notion of now for auth windows too.
-    serverOptions.clock = [&engine] { return engine.relayClock().nowSec(); };
+    serverOptions.clock = [&engine] {
+        return engine.relayClock().nowSec();
+    };
     relay::RelayServer server(engine, std::move(serverOptions));
     if (!server.start(config.listen))
         return fail(server.errorString().toStdString());

@@ -18,7 +18,7 @@ using Tags = std::vector<Tag>;
 // A NIP-01 event. Hex fields are lower-case on the wire and are kept that way.
 struct Event
 {
-    std::string id;     // 64 lower-case hex: SHA-256 of canonical()
+    std::string id; // 64 lower-case hex: SHA-256 of canonical()
     std::string pubkey; // 64 lower-case hex, x-only key
     std::int64_t createdAt = 0;
     int kind = 0; // 0..65535
@@ -30,12 +30,18 @@ struct Event
     // "kind: must be an integer in 0..65535", "tags: must be an array of arrays of strings".
     static Expected<Event> fromJson(std::string_view json);
     static Expected<Event> fromJson(const nlohmann::json &json);
-    // Text overloads so a std::string or literal argument is not ambiguous (json converts from both).
-    static Expected<Event> fromJson(const std::string &json) { return fromJson(std::string_view(json)); }
+    // Text overloads so a std::string or literal argument is not ambiguous (json converts from
+    // both).
+    static Expected<Event> fromJson(const std::string &json)
+    {
+        return fromJson(std::string_view(json));
+    }
     static Expected<Event> fromJson(const char *json) { return fromJson(std::string_view(json)); }
 
     nlohmann::json toJsonValue() const;
-    std::string toJson() const; // compact: {"id":..,"pubkey":..,"created_at":..,"kind":..,"tags":..,"content":..,"sig":..}
+    std::string toJson()
+        const; // compact:
+               // {"id":..,"pubkey":..,"created_at":..,"kind":..,"tags":..,"content":..,"sig":..}
 
     // [0,pubkey,created_at,kind,tags,content], byte-for-byte as NIP-01 and the real relay expect.
     std::string canonical() const;
@@ -55,8 +61,8 @@ struct Event
 };
 
 // Kind classification helpers (buzz-core kind.rs).
-bool isReplaceableKind(int kind);             // 0, 3, 41, 10000..19999
+bool isReplaceableKind(int kind); // 0, 3, 41, 10000..19999
 bool isParameterizedReplaceableKind(int kind); // 30000..39999
-bool isEphemeralKind(int kind);               // 20000..29999
+bool isEphemeralKind(int kind); // 20000..29999
 
 } // namespace buzz::nostr

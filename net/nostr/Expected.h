@@ -14,8 +14,7 @@ class Unexpected
 public:
     explicit Unexpected(E error)
         : m_error(std::move(error))
-    {
-    }
+    { }
     E &error() & { return m_error; }
     E &&error() && { return std::move(m_error); }
 
@@ -32,13 +31,11 @@ class Expected
 public:
     Expected(T value)
         : m_storage(std::in_place_index<0>, std::move(value))
-    {
-    }
+    { }
     template<class G>
     Expected(Unexpected<G> error)
         : m_storage(std::in_place_index<1>, E(std::move(error).error()))
-    {
-    }
+    { }
 
     bool hasValue() const { return m_storage.index() == 0; }
     explicit operator bool() const { return hasValue(); }
@@ -68,15 +65,14 @@ public:
     Expected(Unexpected<G> error)
         : m_failed(true)
         , m_error(std::move(error).error())
-    {
-    }
+    { }
     bool hasValue() const { return !m_failed; }
     explicit operator bool() const { return hasValue(); }
     const E &error() const & { return m_error; }
 
 private:
     bool m_failed = false;
-    E m_error{};
+    E m_error {};
 };
 
 } // namespace buzz

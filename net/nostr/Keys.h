@@ -35,7 +35,8 @@ public:
     // BIP-340 signature (128 lower-case hex) over `message` with fresh auxiliary randomness.
     std::string sign(std::string_view message) const;
     // Deterministic variant for test vectors: explicit 32-byte aux randomness.
-    std::string signWithAux(std::string_view message, const std::array<std::uint8_t, 32> &aux) const;
+    std::string signWithAux(std::string_view message,
+                            const std::array<std::uint8_t, 32> &aux) const;
 
     // Fills pubkey, id and sig of `event` (created_at, kind, tags and content are the caller's).
     void signEvent(Event &event) const;
@@ -44,16 +45,18 @@ private:
     SecretKey() = default;
     void derivePublicKey();
 
-    std::array<std::uint8_t, 32> m_secret{};
+    std::array<std::uint8_t, 32> m_secret {};
     // secp256k1_keypair, cached so signing costs one scalar multiplication, not two.
-    std::array<std::uint8_t, 96> m_keypair{};
+    std::array<std::uint8_t, 96> m_keypair {};
     std::string m_publicKeyHex;
 };
 
-// BIP-340 verification of `signatureHex` (128 hex) over `message` by x-only `publicKeyHex` (64 hex).
-bool verifySchnorr(std::string_view publicKeyHex, std::string_view message, std::string_view signatureHex);
+// BIP-340 verification of `signatureHex` (128 hex) over `message` by x-only `publicKeyHex` (64
+// hex).
+bool verifySchnorr(std::string_view publicKeyHex, std::string_view message,
+                   std::string_view signatureHex);
 // Same with raw bytes (hot path: no hex decoding).
-bool verifySchnorrRaw(const std::uint8_t publicKey32[32], const std::uint8_t *message, std::size_t messageSize,
-                      const std::uint8_t signature64[64]);
+bool verifySchnorrRaw(const std::uint8_t publicKey32[32], const std::uint8_t *message,
+                      std::size_t messageSize, const std::uint8_t signature64[64]);
 
 } // namespace buzz::nostr

@@ -19,7 +19,8 @@ Expected<std::string> decodeNpub(std::string_view npub);
 Expected<std::string> decodeNsec(std::string_view nsec);
 Expected<std::string> decodeNote(std::string_view note);
 
-// nevent TLV: 0 = id (32 bytes), 1 = relay (ascii, repeatable), 2 = author (32 bytes), 3 = kind (u32 BE).
+// nevent TLV: 0 = id (32 bytes), 1 = relay (ascii, repeatable), 2 = author (32 bytes), 3 = kind
+// (u32 BE).
 struct EventPointer
 {
     std::string id;

@@ -20,8 +20,9 @@ constexpr std::int64_t kReplayWindowSecs = 120;
 Event buildHttpAuthEvent(const SecretKey &key, std::string_view url, std::string_view method,
                          std::optional<std::string_view> body, std::int64_t now);
 // "Nostr <standard base64 of the event JSON>"
-std::string buildAuthorizationHeader(const SecretKey &key, std::string_view url, std::string_view method,
-                                     std::optional<std::string_view> body, std::int64_t now);
+std::string buildAuthorizationHeader(const SecretKey &key, std::string_view url,
+                                     std::string_view method, std::optional<std::string_view> body,
+                                     std::int64_t now);
 
 // Decodes and verifies an Authorization header value. On failure the error is the exact 401 body
 // message of the real relay:
@@ -35,7 +36,8 @@ std::string buildAuthorizationHeader(const SecretKey &key, std::string_view url,
 //   "payload tag SHA-256 mismatch: request body does not match signed hash".
 // `expectedUrl` is the server-computed URL (relay URL, ws→http, + path); both sides are normalised.
 // The replay check (120 s) is the caller's: it needs state.
-Expected<Event> verifyAuthorizationHeader(std::string_view headerValue, std::string_view expectedUrl,
-                                          std::string_view method, std::string_view body, std::int64_t now);
+Expected<Event> verifyAuthorizationHeader(std::string_view headerValue,
+                                          std::string_view expectedUrl, std::string_view method,
+                                          std::string_view body, std::int64_t now);
 
 } // namespace buzz::nostr::nip98

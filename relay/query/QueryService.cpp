@@ -158,8 +158,8 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
             while (statement.step()) {
                 StoredEvent stored = store::EventReader::rowToStoredEvent(statement);
                 ++page.rows;
-                page.newestCreatedAt = std::max(page.newestCreatedAt.value_or(stored.event.createdAt),
-                                                stored.event.createdAt);
+                page.newestCreatedAt = std::max(
+                    page.newestCreatedAt.value_or(stored.event.createdAt), stored.event.createdAt);
                 if (!EventMatcher::matches(filter, stored))
                     continue;
                 if (dedupe && !seen.insert(stored.event.id).second)
@@ -209,9 +209,9 @@ QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
         store::EventReader reader(lease.connection());
         for (const auto &filter : filters) {
             // Totals are summed across filters, not de-duplicated (reference §4.4).
-            const auto plan =
-                FilterSql::build(filter, context.community, context.pubkey,
-                                 accessibleChannels(reader, filter, context), FilterSql::Mode::Count);
+            const auto plan = FilterSql::build(filter, context.community, context.pubkey,
+                                               accessibleChannels(reader, filter, context),
+                                               FilterSql::Mode::Count);
             if (plan.matchesNothing)
                 continue;
             auto statement = lease.connection().prepare(plan.sql);

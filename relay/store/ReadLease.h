@@ -17,11 +17,11 @@ struct ReadAttempt
 {
     struct Page
     {
-        std::size_t rows = 0;                         // rows the filter's SQL returned
+        std::size_t rows = 0; // rows the filter's SQL returned
         std::optional<std::int64_t> newestCreatedAt; // greatest created_at among them
     };
     bool ok = true;
-    int sqliteCode = 0;      // the failing step's result code when !ok
+    int sqliteCode = 0; // the failing step's result code when !ok
     std::vector<Page> pages; // one per filter, in filter order
 };
 
@@ -87,10 +87,13 @@ public:
     Refusal refusal() const { return m_refusal; }
 
     // Writer leases accept everything; a replica lease may ask for a writer re-run.
-    void setSettle(std::function<ReadSettlement(const ReadAttempt &)> settle) { m_settle = std::move(settle); }
+    void setSettle(std::function<ReadSettlement(const ReadAttempt &)> settle)
+    {
+        m_settle = std::move(settle);
+    }
     ReadSettlement settle(const ReadAttempt &attempt) const
     {
-        return m_settle ? m_settle(attempt) : ReadSettlement{};
+        return m_settle ? m_settle(attempt) : ReadSettlement {};
     }
 
 private:
