@@ -50,6 +50,16 @@ std::optional<QString> idOf(const std::optional<CanvasRevision> &revision)
     return revision ? std::optional<QString>(revision->eventId) : std::nullopt;
 }
 
+// The first well-formed canvas revision of a response (ids and limit:1 reads), if any.
+std::optional<CanvasRevision> firstRevision(const std::vector<nostr::Event> &events)
+{
+    for (const nostr::Event &event : events) {
+        if (auto revision = CanvasRevision::fromEvent(event))
+            return revision;
+    }
+    return std::nullopt;
+}
+
 bool isEventId(const QString &id)
 {
     return nostr::isLowerHex(id.toLower().toStdString(), 64);
@@ -91,11 +101,7 @@ CanvasService::readHead(QString channel, bool strong, QString caller)
         co_await m_connection->bridge()->query(client::filters(filter), client::options(caller));
     if (!response)
         co_return fail(response.error());
-    for (const nostr::Event &event : response->events) {
-        if (auto revision = CanvasRevision::fromEvent(event))
-            co_return std::optional<CanvasRevision>(std::move(revision));
-    }
-    co_return std::optional<CanvasRevision>();
+    co_return firstRevision(response->events);
 }
 
 QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::head(QString channel,
@@ -150,11 +156,7 @@ CanvasService::strongById(QString channel, QString eventId, QString caller)
         co_await m_connection->bridge()->query(client::filters(filter), client::options(caller));
     if (!response)
         co_return fail(response.error());
-    for (const nostr::Event &event : response->events) {
-        if (auto revision = CanvasRevision::fromEvent(event))
-            co_return std::optional<CanvasRevision>(std::move(revision));
-    }
-    co_return std::optional<CanvasRevision>();
+    co_return firstRevision(response->events);
 }
 
 QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::revision(QString channel,
@@ -171,11 +173,7 @@ QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::revision(QStri
         client::filters(filter), client::options(QStringLiteral("canvas_revision")));
     if (!response)
         co_return fail(response.error());
-    for (const nostr::Event &event : response->events) {
-        if (auto revision = CanvasRevision::fromEvent(event))
-            co_return std::optional<CanvasRevision>(std::move(revision));
-    }
-    co_return std::optional<CanvasRevision>();
+    co_return firstRevision(response->events);
 }
 
 QCoro::Task<Result<std::vector<CanvasRevision>>> CanvasService::strongAncestry(QString channel)
