@@ -106,6 +106,8 @@ int main(int argc, char *argv[])
     serverOptions.relayUrl = config.relayUrl.value_or(std::string());
     serverOptions.communities = config.communities;
     serverOptions.acceptDevPubkeyHeader = config.devPubkeyHeader;
+    serverOptions.requireRelayMembership = config.requireRelayMembership;
+    serverOptions.relayMembers = config.relayMembers;
     serverOptions.adminToken = config.adminToken.value_or(std::string());
     // POST /admin/clock shifts the relay's notion of now for auth windows too.
     serverOptions.clock = [&engine] {

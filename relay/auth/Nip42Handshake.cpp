@@ -17,7 +17,8 @@ Nip42Handshake::Nip42Handshake()
 }
 
 Nip42Handshake::Reply Nip42Handshake::handleAuth(const nostr::Event &event,
-                                                 std::string_view relayUrl, std::int64_t now)
+                                                 std::string_view relayUrl, std::int64_t now,
+                                                 const RelayMembership *membership)
 {
     switch (m_state) {
     case State::Authenticated:
@@ -30,6 +31,10 @@ Nip42Handshake::Reply Nip42Handshake::handleAuth(const nostr::Event &event,
     if (auto failure = nostr::nip42::verifyAuthEvent(event, m_challenge, relayUrl, now)) {
         m_state = State::Failed;
         return {false, "auth-required: verification failed", *failure};
+    }
+    if (membership && !membership->admits(event.pubkey)) {
+        m_state = State::Failed;
+        return {false, std::string(RelayMembership::kWsRefusal), "pubkey is not a relay member"};
     }
     m_state = State::Authenticated;
     m_pubkey = event.pubkey;

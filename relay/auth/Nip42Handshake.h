@@ -1,6 +1,7 @@
 #pragma once
 
 #include "net/nostr/Event.h"
+#include "relay/auth/RelayMembership.h"
 
 #include <cstdint>
 #include <string>
@@ -25,10 +26,12 @@ public:
     struct Reply
     {
         bool accepted = false;
-        std::string message; // the OK message: "" or "auth-required: …"
+        std::string message; // the OK message: "", "auth-required: …" or "restricted: …"
         std::string detail; // why verification failed (logs and tests only; never sent)
     };
-    Reply handleAuth(const nostr::Event &event, std::string_view relayUrl, std::int64_t now);
+    // `membership` is consulted only after the event verified (the gate follows the crypto).
+    Reply handleAuth(const nostr::Event &event, std::string_view relayUrl, std::int64_t now,
+                     const RelayMembership *membership = nullptr);
 
 private:
     std::string m_challenge;

@@ -131,7 +131,7 @@ HttpBridge::HttpBridge(const ServerContext &context, HttpAuthenticator &authenti
 HttpBridge::~HttpBridge() = default;
 
 HttpReply HttpBridge::process(const Request &request, HttpAuthenticator &authenticator,
-                              RelayEngine &engine)
+                              RelayEngine &engine, const RelayMembership *membership)
 {
     HttpAuthenticator::Request authRequest;
     authRequest.authorization = request.authorization;
@@ -142,6 +142,9 @@ HttpReply HttpBridge::process(const Request &request, HttpAuthenticator &authent
     auto pubkey = authenticator.authenticate(authRequest);
     if (!pubkey)
         return HttpReply::error(pubkey.error().httpStatus, pubkey.error().message);
+    // After the replay check, as upstream: a refused non-member has still spent its NIP-98 event.
+    if (membership && !membership->admits(*pubkey))
+        return HttpReply::json(std::string(RelayMembership::kHttpRefusalBody), 403);
 
     const RequestContext context {request.community, *pubkey, Transport::Http};
     if (request.endpoint == Endpoint::Events)
@@ -168,8 +171,12 @@ void HttpBridge::handle(Endpoint endpoint, std::string community, const QHttpSer
 
     HttpAuthenticator *authenticator = &m_authenticator;
     RelayEngine *engine = m_context.engine;
+    const RelayMembership *membership = m_context.membership;
     m_context.runOffThread(
-        this, [input, authenticator, engine] { return process(*input, *authenticator, *engine); },
+        this,
+        [input, authenticator, engine, membership] {
+            return process(*input, *authenticator, *engine, membership);
+        },
         [this, ticket](HttpReply reply) { respond(ticket, reply); });
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "relay/auth/HttpAuthenticator.h"
+#include "relay/auth/RelayMembership.h"
 #include "relay/server/HttpReply.h"
 #include "relay/server/ServerContext.h"
 
@@ -43,9 +44,10 @@ public:
         std::string devPubkey;
         std::string body;
     };
-    // Blocking: auth, parse, engine. Public so tests can drive it without sockets.
+    // Blocking: auth (NIP-98, replay, relay membership when `membership` is set), parse, engine.
+    // Public so tests can drive it without sockets.
     static HttpReply process(const Request &request, HttpAuthenticator &authenticator,
-                             RelayEngine &engine);
+                             RelayEngine &engine, const RelayMembership *membership = nullptr);
 
 private:
     struct Pending

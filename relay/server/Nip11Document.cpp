@@ -4,7 +4,7 @@
 
 namespace buzz::relay {
 
-std::string nip11DocumentJson(const std::string &relayPublicKeyHex)
+std::string nip11DocumentJson(const std::string &relayPublicKeyHex, bool requiresRelayMembership)
 {
     // ordered_json keeps the upstream field order, so byte comparisons with the real relay hold.
     nlohmann::ordered_json limitation;
@@ -24,6 +24,8 @@ std::string nip11DocumentJson(const std::string &relayPublicKeyHex)
     doc["pubkey"] = nullptr;
     doc["contact"] = nullptr;
     doc["supported_nips"] = {1, 2, 10, 11, 16, 17, 23, 25, 29, 33, 38, 42, 50};
+    if (requiresRelayMembership && !relayPublicKeyHex.empty())
+        doc["supported_nips"].push_back(43);
     doc["software"] = "https://github.com/block/buzz";
     doc["version"] = "0.1.0"; // the relay crate version upstream advertises, not the app's
     doc["limitation"] = std::move(limitation);

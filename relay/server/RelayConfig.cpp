@@ -1,6 +1,11 @@
 #include "relay/server/RelayConfig.h"
 
+#include "net/nostr/Hex.h"
+#include "net/nostr/Nip19.h"
+
 #include <QCommandLineParser>
+
+#include <array>
 
 namespace buzz::relay {
 
@@ -34,6 +39,15 @@ struct OptionSet
         QStringLiteral("dev-pubkey-header"),
         QStringLiteral("Accept the unsigned X-Pubkey dev header on HTTP "
                        "(BUZZ_DEV_PUBKEY_HEADER=1).")};
+    QCommandLineOption requireRelayMembership {
+        QStringLiteral("require-relay-membership"),
+        QStringLiteral("Admit only relay members (and the relay's own key) to WebSocket AUTH "
+                       "and the HTTP bridge (BUZZ_REQUIRE_RELAY_MEMBERSHIP=true).")};
+    QCommandLineOption relayMember {
+        QStringLiteral("relay-member"),
+        QStringLiteral("A relay member's pubkey, 64 hex or npub (repeatable; "
+                       "BUZZ_RELAY_MEMBERS, comma-separated)."),
+        QStringLiteral("PUBKEY")};
     QCommandLineOption seed {QStringLiteral("seed"), QStringLiteral("Seed data set: demo."),
                              QStringLiteral("NAME")};
     QCommandLineOption relayKey {
@@ -53,8 +67,9 @@ struct OptionSet
 
     void addTo(QCommandLineParser &parser) const
     {
-        parser.addOptions({help, version, listen, data, relayUrl, community, devPubkeyHeader, seed,
-                           relayKey, adminToken, replicas, replicaLagMs});
+        parser.addOptions({help, version, listen, data, relayUrl, community, devPubkeyHeader,
+                           requireRelayMembership, relayMember, seed, relayKey, adminToken,
+                           replicas, replicaLagMs});
     }
 };
 
@@ -86,6 +101,52 @@ Expected<int> parseNonNegative(const QString &value, const QString &option)
         return Unexpected("--" + option.toStdString() + " expects a non-negative integer, got "
                           + value.toStdString());
     return number;
+}
+
+// 64 hex (either case) or npub → 64 lower-case hex. `source` names the option or variable.
+Expected<std::string> parsePubkey(const QString &value, const QString &source)
+{
+    const std::string text = value.trimmed().toStdString();
+    const auto invalid = [&] {
+        return Unexpected(source.toStdString() + " expects a 64-hex pubkey or npub, got " + text);
+    };
+    if (text.rfind("npub1", 0) == 0) {
+        auto decoded = nostr::nip19::decodeNpub(text);
+        if (!decoded)
+            return invalid();
+        return *decoded;
+    }
+    std::array<std::uint8_t, 32> key {};
+    if (text.size() != 64 || !nostr::fromHex(text, key.data(), key.size()))
+        return invalid();
+    return nostr::toHex(key.data(), key.size());
+}
+
+// Command-line members replace the environment's list, as every other option does.
+Expected<std::vector<std::string>> relayMembersFrom(const QCommandLineParser &parser,
+                                                    const QCommandLineOption &option,
+                                                    const QProcessEnvironment &environment)
+{
+    QStringList values;
+    QString source;
+    if (parser.isSet(option)) {
+        values = parser.values(option);
+        source = QStringLiteral("--relay-member");
+    } else {
+        values = environment.value(QStringLiteral("BUZZ_RELAY_MEMBERS"))
+                     .split(QLatin1Char(','), Qt::SkipEmptyParts);
+        source = QStringLiteral("BUZZ_RELAY_MEMBERS");
+    }
+    std::vector<std::string> members;
+    for (const QString &value : values) {
+        if (value.trimmed().isEmpty() && source == QLatin1String("BUZZ_RELAY_MEMBERS"))
+            continue; // "a, ,b" and a trailing comma are harmless in a variable
+        auto pubkey = parsePubkey(value, source);
+        if (!pubkey)
+            return Unexpected(pubkey.error());
+        members.push_back(std::move(*pubkey));
+    }
+    return members;
 }
 
 } // namespace
@@ -140,6 +201,12 @@ Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &argu
     }
     config.devPubkeyHeader = parser.isSet(options.devPubkeyHeader)
         || isTruthy(environment.value(QStringLiteral("BUZZ_DEV_PUBKEY_HEADER")));
+    config.requireRelayMembership = parser.isSet(options.requireRelayMembership)
+        || isTruthy(environment.value(QStringLiteral("BUZZ_REQUIRE_RELAY_MEMBERSHIP")));
+    auto members = relayMembersFrom(parser, options.relayMember, environment);
+    if (!members)
+        return Unexpected(members.error());
+    config.relayMembers = std::move(*members);
     if (parser.isSet(options.seed)) {
         const QString seed = parser.value(options.seed);
         if (seed != QLatin1String("demo"))

@@ -22,6 +22,10 @@ struct RelayConfig
     std::optional<std::string> relayUrl; // --relay-url / RELAY_URL; none = ws://<listen>
     std::vector<std::pair<std::string, std::string>> communities; // --community HOST=NAME
     bool devPubkeyHeader = false; // --dev-pubkey-header / BUZZ_DEV_PUBKEY_HEADER=1
+    // --require-relay-membership / BUZZ_REQUIRE_RELAY_MEMBERSHIP=true (NIP-43 gate)
+    bool requireRelayMembership = false;
+    // --relay-member (repeatable) / BUZZ_RELAY_MEMBERS (comma-separated); 64 lower-case hex each
+    std::vector<std::string> relayMembers;
     std::optional<std::string> seed; // --seed demo
     std::optional<std::string> relayKey; // --relay-key / BUZZ_RELAY_PRIVATE_KEY (hex or nsec)
     std::optional<std::string> adminToken; // --admin-token / BUZZ_ADMIN_TOKEN

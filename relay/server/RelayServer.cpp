@@ -59,6 +59,9 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
     m_context.dispatcher = this;
     m_context.metrics = &m_metrics;
     m_context.clock = m_options.clock;
+    m_membership = RelayMembership(m_options.requireRelayMembership, m_options.relayMembers,
+                                   m_engine.relayPublicKeyHex());
+    m_context.membership = m_membership.isRequired() ? &m_membership : nullptr;
 }
 
 RelayServer::~RelayServer()
@@ -134,7 +137,7 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
     m_authenticator = std::make_unique<HttpAuthenticator>(HttpAuthenticator::Options {
         m_options.relayUrl, m_options.acceptDevPubkeyHeader, m_options.clock});
     m_bridge = new HttpBridge(m_context, *m_authenticator, this);
-    m_nip11 = nip11DocumentJson(m_engine.relayPublicKeyHex());
+    m_nip11 = nip11DocumentJson(m_engine.relayPublicKeyHex(), m_membership.isRequired());
 
     QPointer<RelayServer> self(this);
     m_engine.setCommitListener([self](const StoredEvent &stored) {

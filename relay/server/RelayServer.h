@@ -3,6 +3,7 @@
 #include "relay/RelayEngine.h"
 #include "relay/auth/CommunityResolver.h"
 #include "relay/auth/HttpAuthenticator.h"
+#include "relay/auth/RelayMembership.h"
 #include "relay/server/ServerContext.h"
 #include "relay/server/ServerMetrics.h"
 
@@ -41,6 +42,9 @@ public:
         std::vector<std::pair<std::string, std::string>>
             communities; // Host → community; loopback → "local" is added
         bool acceptDevPubkeyHeader = false;
+        // NIP-43 gate on WS AUTH and the HTTP bridge; the relay's own key is always a member.
+        bool requireRelayMembership = false;
+        std::vector<std::string> relayMembers; // 64-hex pubkeys
         std::string adminToken; // reserved for the fault-injection API
         std::function<std::int64_t()> clock; // unix seconds; default: system clock
         int workerThreads = 0; // 0 = max(4, ideal thread count)
@@ -86,6 +90,7 @@ private:
     QThreadPool m_workers;
     QThreadPool m_fanout; // one thread: live events keep their commit-notification order
     ServerMetrics m_metrics;
+    RelayMembership m_membership;
     ServerContext m_context;
     CommunityResolver m_communities;
     std::unique_ptr<HttpAuthenticator> m_authenticator;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "relay/RelayEngine.h"
+#include "relay/auth/RelayMembership.h"
 #include "relay/server/ServerMetrics.h"
 
 #include <QMetaObject>
@@ -23,6 +24,7 @@ struct ServerContext
     QObject *dispatcher = nullptr; // lives on the network thread and outlives every worker job
     ServerMetrics *metrics = nullptr;
     std::string relayUrl;
+    const RelayMembership *membership = nullptr; // NIP-43 gate; null = off
     std::function<std::int64_t()> clock;
 
     // Runs `work` on the worker pool and hands its result to `done` back on the network thread,

@@ -127,7 +127,8 @@ void WsSession::handleFrame(std::string_view text)
 void WsSession::handleAuth(ws::AuthMessage message)
 {
     m_context.metrics->increment(ServerMetrics::labelled("buzz_ws_messages_total", "type", "AUTH"));
-    const auto reply = m_handshake.handleAuth(message.event, m_context.relayUrl, m_context.clock());
+    const auto reply = m_handshake.handleAuth(message.event, m_context.relayUrl, m_context.clock(),
+                                              m_context.membership);
     if (!reply.detail.empty())
         qCDebug(lcRelayWs) << "NIP-42 refused:" << QString::fromStdString(reply.detail);
     m_context.metrics->increment(

@@ -43,6 +43,8 @@ RelayTestFixture::RelayTestFixture(Options options)
     serverOptions.relayUrl = m_options.relayUrl;
     serverOptions.communities = m_options.communities;
     serverOptions.acceptDevPubkeyHeader = m_options.devPubkeyHeader;
+    serverOptions.requireRelayMembership = m_options.requireRelayMembership;
+    serverOptions.relayMembers = m_options.relayMembers;
     serverOptions.clock = [this] {
         return now();
     };

@@ -52,6 +52,8 @@ public:
         std::optional<std::string> dataDir; // nullopt = in memory
         std::vector<std::pair<std::string, std::string>> communities; // extra Host → community
         bool devPubkeyHeader = false;
+        bool requireRelayMembership = false; // NIP-43 gate; the relay's own key always passes
+        std::vector<std::string> relayMembers; // 64-hex pubkeys admitted by the gate
         std::string relayUrl; // empty = ws://127.0.0.1:<port>
         bool systemClock = false; // true: wall clock instead of the fixed test clock
         bool autoStart = true;
