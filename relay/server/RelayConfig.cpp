@@ -110,6 +110,9 @@ Expected<std::string> parsePubkey(const QString &value, const QString &source)
     const auto invalid = [&] {
         return Unexpected(source.toStdString() + " expects a 64-hex pubkey or npub, got " + text);
     };
+    if (text.rfind("nsec1", 0) == 0) // a secret key given by mistake must not reach stderr
+        return Unexpected(source.toStdString()
+                          + " expects a public key (64-hex or npub), got a secret key (nsec)");
     if (text.rfind("npub1", 0) == 0) {
         auto decoded = nostr::nip19::decodeNpub(text);
         if (!decoded)

@@ -144,6 +144,11 @@ void TestServerConfig::badMemberIsAOneLineError_data()
     QTest::newRow("short hex") << false << shortHex << option + shortHex;
     QTest::newRow("not hex") << false << notHex << option + notHex;
     QTest::newRow("bad npub") << false << badNpub << option + badNpub;
+    const QString nsec = QString::fromStdString(nostr::SecretKey::generate().toNsec());
+    QTest::newRow("nsec is not echoed")
+        << false << nsec
+        << QStringLiteral("--relay-member expects a public key (64-hex or npub), got a secret "
+                          "key (nsec)");
     QTest::newRow("empty") << false << QString() << option;
     QTest::newRow("env entry")
         << true << QString(QStringLiteral("%1,xyz")).arg(QString(64, QLatin1Char('b')))
