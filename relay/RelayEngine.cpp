@@ -290,6 +290,15 @@ std::string RelayEngine::metricsText() const
            "buzz_commit_log_lsn "
            "gauge\nbuzz_commit_log_lsn "
         + std::to_string(d->database ? d->database->lastLsn() : 0) + "\n";
+    if (d->database) {
+        const auto groups = d->database->groupCommitStats();
+        out += "# HELP buzz_commit_groups_total Writer transactions committed for queued ingests "
+               "(group commit).\n# TYPE buzz_commit_groups_total counter\nbuzz_commit_groups_total "
+            + std::to_string(groups.groups) + "\n";
+        out += "# HELP buzz_commit_group_members_total Ingests run inside those transactions.\n"
+               "# TYPE buzz_commit_group_members_total counter\nbuzz_commit_group_members_total "
+            + std::to_string(groups.members) + "\n";
+    }
     if (d->search)
         out += d->search->metricsText();
     if (d->replicas)

@@ -55,22 +55,29 @@ Outcome IngestPipeline::ingest(const nostr::Event &event, const RequestContext &
 {
     if (auto rejected = EventPrechecks::run(event, context, now))
         return Outcome {*rejected, {}};
-    auto tx = m_database.beginWrite(context.community, nowMs);
-    if (!tx)
-        return internalError();
-    Outcome outcome = ingestLocked(*tx, event, context, now);
-    if (outcome.result.status != Status::Stored) {
-        tx->rollback(); // rejections and duplicates write nothing
-        return outcome;
-    }
-    // Replica fence (routing issue): a channel row older than commit time - 960 s is refused.
-    for (const auto &stored : outcome.committed) {
-        if (stored.channel && replication::CommitFloor::refuses(stored.event.createdAt, nowMs)) {
-            tx->rollback();
-            return reject(std::string(replication::CommitFloor::kMessage));
-        }
-    }
-    if (!tx->commit(nowMs)) {
+    // Group commit: this event runs under its own savepoint in whichever writer transaction is
+    // next, and we return only after that transaction committed (OK true means durable).
+    Outcome outcome = internalError();
+    const auto group = m_database.writeInGroup(
+        context.community, nowMs, [&](store::Database::WriteTransaction &tx) {
+            outcome = ingestLocked(tx, event, context, now);
+            if (outcome.result.status != Status::Stored)
+                return; // rejections and duplicates write nothing (the savepoint rolls back)
+            // Replica fence (routing issue): a channel row older than commit time - 960 s is
+            // refused.
+            for (const auto &stored : outcome.committed) {
+                if (stored.channel
+                    && replication::CommitFloor::refuses(stored.event.createdAt, nowMs)) {
+                    outcome = reject(std::string(replication::CommitFloor::kMessage));
+                    return;
+                }
+            }
+            if (!tx.commit(nowMs)) {
+                qCWarning(lcIngest) << "savepoint release failed for kind" << event.kind;
+                outcome = internalError();
+            }
+        });
+    if (group == store::Database::GroupOutcome::Failed) {
         qCWarning(lcIngest) << "commit failed for kind" << event.kind;
         return internalError();
     }

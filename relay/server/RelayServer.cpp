@@ -50,7 +50,7 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
     if (!m_options.clock)
         m_options.clock = systemClock;
     const int threads = m_options.workerThreads > 0 ? m_options.workerThreads
-                                                    : std::max(4, QThread::idealThreadCount());
+                                                    : std::max(16, 4 * QThread::idealThreadCount());
     m_workers.setMaxThreadCount(threads);
     m_fanout.setMaxThreadCount(1);
 

@@ -47,7 +47,7 @@ public:
         std::vector<std::string> relayMembers; // 64-hex pubkeys
         std::string adminToken; // reserved for the fault-injection API
         std::function<std::int64_t()> clock; // unix seconds; default: system clock
-        int workerThreads = 0; // 0 = max(4, ideal thread count)
+        int workerThreads = 0; // 0 = max(16, 4 × ideal thread count): ingests wait in group commit
     };
 
     static constexpr const char *kDefaultCommunity = "local";

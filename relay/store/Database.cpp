@@ -17,13 +17,15 @@ ReadLease WriterOnlyReadRouter::route(const ReadRequest &request)
 }
 
 Database::WriteTransaction::WriteTransaction(Database &database, std::unique_lock<std::mutex> lock,
-                                             std::string community, std::int64_t startedAtMs)
+                                             std::string community, std::int64_t startedAtMs,
+                                             Scope scope)
     : m_database(database)
     , m_lock(std::move(lock))
     , m_connection(database.m_writer.get())
     , m_change({{"community", std::move(community)}, {"ops", nlohmann::json::array()}})
     , m_rows(*m_connection, &m_change)
     , m_startedAtMs(startedAtMs)
+    , m_scope(scope)
 { }
 
 Database::WriteTransaction::~WriteTransaction()
@@ -31,33 +33,43 @@ Database::WriteTransaction::~WriteTransaction()
     rollback();
 }
 
+bool Database::WriteTransaction::appendCommitLog(std::int64_t committedAtMs, std::int64_t &lsn)
+{
+    m_change["committed_at_ms"] = committedAtMs;
+    auto append =
+        m_connection->prepare("INSERT INTO commit_log (committed_at_ms, change) VALUES (?1, ?2)");
+    append.bind(1, committedAtMs);
+    const std::string text = m_change.dump();
+    append.bindStatic(2, text);
+    if (!append.run()) {
+        qCWarning(lcStore) << "commit log append failed:" << m_connection->lastError().c_str();
+        return false;
+    }
+    lsn = sqlite3_last_insert_rowid(m_connection->handle());
+    return true;
+}
+
 bool Database::WriteTransaction::commit(std::int64_t committedAtMs)
 {
     if (!m_open)
         return false;
-    if (hasChanges()) {
-        m_change["committed_at_ms"] = committedAtMs;
-        auto append = m_connection->prepare(
-            "INSERT INTO commit_log (committed_at_ms, change) VALUES (?1, ?2)");
-        append.bind(1, committedAtMs);
-        const std::string text = m_change.dump();
-        append.bindStatic(2, text);
-        if (!append.run()) {
-            qCWarning(lcStore) << "commit log append failed:" << m_connection->lastError().c_str();
-            rollback();
-            return false;
-        }
-        const std::int64_t lsn = sqlite3_last_insert_rowid(m_connection->handle());
-        if (!m_connection->exec("COMMIT")) {
-            rollback();
-            return false;
-        }
-        m_database.m_lastLsn.store(lsn);
-    } else if (!m_connection->exec("COMMIT")) {
+    std::int64_t lsn = 0;
+    if (hasChanges() && !appendCommitLog(committedAtMs, lsn)) {
+        rollback();
+        return false;
+    }
+    if (!m_connection->exec(m_scope == Scope::Savepoint ? "RELEASE member" : "COMMIT")) {
         rollback();
         return false;
     }
     m_open = false;
+    if (m_scope == Scope::Savepoint) {
+        m_released = true;
+        m_lsn = lsn; // published by the group after its COMMIT
+        return true;
+    }
+    if (lsn)
+        m_database.m_lastLsn.store(lsn);
     m_database.forgetWriteStart(m_startedAtMs);
     if (m_lock.owns_lock())
         m_lock.unlock();
@@ -67,12 +79,109 @@ bool Database::WriteTransaction::commit(std::int64_t committedAtMs)
 void Database::WriteTransaction::rollback()
 {
     if (m_open) {
-        m_connection->exec("ROLLBACK");
+        if (m_scope == Scope::Savepoint) {
+            m_connection->exec("ROLLBACK TO member");
+            m_connection->exec("RELEASE member");
+        } else {
+            m_connection->exec("ROLLBACK");
+            m_database.forgetWriteStart(m_startedAtMs);
+        }
         m_open = false;
-        m_database.forgetWriteStart(m_startedAtMs);
     }
     if (m_lock.owns_lock())
         m_lock.unlock();
+}
+
+struct Database::GroupMember
+{
+    const std::string &community;
+    std::int64_t nowMs;
+    const GroupWork &work;
+    std::condition_variable wake;
+    bool done = false;
+    GroupOutcome outcome = GroupOutcome::Failed;
+};
+
+Database::GroupOutcome Database::writeInGroup(const std::string &community, std::int64_t nowMs,
+                                              const GroupWork &work)
+{
+    // Registered before queueing, like beginWrite: the fence wall must stay below a write that is
+    // still waiting for the writer.
+    rememberWriteStart(nowMs);
+    GroupMember self {community, nowMs, work, {}};
+    std::unique_lock lock(m_groupMutex);
+    m_groupQueue.push_back(&self);
+    self.wake.wait(lock, [&] { return self.done || m_groupQueue.front() == &self; });
+    if (self.done)
+        return self.outcome;
+
+    // Leader: take everyone queued so far (bounded, so one group cannot hold the writer for long).
+    constexpr std::size_t kMaxGroup = 128;
+    const std::size_t size = std::min(kMaxGroup, m_groupQueue.size());
+    std::vector<GroupMember *> members(m_groupQueue.begin(),
+                                       m_groupQueue.begin() + std::ptrdiff_t(size));
+    lock.unlock();
+    runGroup(members);
+    lock.lock();
+    for (GroupMember *member : members) {
+        m_groupQueue.pop_front();
+        if (member != &self) {
+            member->done = true;
+            member->wake.notify_one();
+        }
+    }
+    if (!m_groupQueue.empty())
+        m_groupQueue.front()->wake.notify_one(); // the next leader
+    return self.outcome;
+}
+
+void Database::runGroup(const std::vector<GroupMember *> &members)
+{
+    const auto finish = [&] {
+        for (GroupMember *member : members)
+            forgetWriteStart(member->nowMs);
+    };
+    std::unique_lock writer(m_writerMutex);
+    m_groups.fetch_add(1, std::memory_order_relaxed);
+    m_members.fetch_add(members.size(), std::memory_order_relaxed);
+    if (!m_writer->exec("BEGIN IMMEDIATE")) {
+        finish();
+        return; // every outcome stays Failed
+    }
+    std::int64_t lastLsn = 0;
+    for (GroupMember *member : members) {
+        WriteTransaction transaction(*this, {}, member->community, member->nowMs,
+                                     WriteTransaction::Scope::Savepoint);
+        if (!m_writer->exec("SAVEPOINT member"))
+            break;
+        transaction.m_open = true;
+        member->work(transaction);
+        transaction.rollback(); // no-op when the work released its savepoint
+        if (sqlite3_get_autocommit(m_writer->handle())) {
+            // An I/O or full-disk error rolled the whole transaction back behind our savepoints:
+            // nothing of this group is stored, so nobody may be told otherwise.
+            qCWarning(lcStore) << "group transaction aborted by SQLite:"
+                               << m_writer->lastError().c_str();
+            for (GroupMember *each : members)
+                each->outcome = GroupOutcome::Failed;
+            finish();
+            return;
+        }
+        if (transaction.m_lsn)
+            lastLsn = transaction.m_lsn;
+        member->outcome =
+            transaction.m_released ? GroupOutcome::Committed : GroupOutcome::Discarded;
+    }
+    if (!m_writer->exec("COMMIT")) {
+        m_writer->exec("ROLLBACK");
+        for (GroupMember *member : members)
+            member->outcome = GroupOutcome::Failed;
+        finish();
+        return;
+    }
+    if (lastLsn)
+        m_lastLsn.store(lastLsn);
+    finish();
 }
 
 Database::~Database()
@@ -117,13 +226,10 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
 std::unique_ptr<Database::WriteTransaction> Database::beginWrite(const std::string &community,
                                                                  std::int64_t nowMs)
 {
-    {
-        std::lock_guard starts(m_writeStartsMutex);
-        m_writeStarts.insert(nowMs);
-    }
+    rememberWriteStart(nowMs);
     std::unique_lock lock(m_writerMutex);
-    std::unique_ptr<WriteTransaction> transaction(
-        new WriteTransaction(*this, std::move(lock), community, nowMs));
+    std::unique_ptr<WriteTransaction> transaction(new WriteTransaction(
+        *this, std::move(lock), community, nowMs, WriteTransaction::Scope::Transaction));
     if (!m_writer->exec("BEGIN IMMEDIATE")) {
         forgetWriteStart(nowMs);
         return nullptr;
@@ -170,6 +276,12 @@ ReadLease Database::writerPoolLease(std::string reason)
             m_poolAvailable.notify_one();
         },
         "writer", std::move(reason));
+}
+
+void Database::rememberWriteStart(std::int64_t startedAtMs)
+{
+    std::lock_guard starts(m_writeStartsMutex);
+    m_writeStarts.insert(startedAtMs);
 }
 
 void Database::forgetWriteStart(std::int64_t startedAtMs)

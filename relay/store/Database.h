@@ -10,6 +10,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -39,13 +41,17 @@ public:
         bool hasChanges() const { return !m_change["ops"].empty(); }
 
         // Appends the commit-log record (when anything changed) and commits. False → rolled back.
+        // Inside a group (writeInGroup) this releases the member's savepoint instead: its rows
+        // become durable with the group's COMMIT, which writeInGroup reports.
         bool commit(std::int64_t committedAtMs);
         void rollback();
 
     private:
         friend class Database;
+        enum class Scope { Transaction, Savepoint };
         WriteTransaction(Database &database, std::unique_lock<std::mutex> lock,
-                         std::string community, std::int64_t startedAtMs);
+                         std::string community, std::int64_t startedAtMs, Scope scope);
+        bool appendCommitLog(std::int64_t committedAtMs, std::int64_t &lsn);
 
         Database &m_database;
         std::unique_lock<std::mutex> m_lock;
@@ -53,8 +59,18 @@ public:
         nlohmann::json m_change;
         RowWriter m_rows;
         std::int64_t m_startedAtMs;
+        Scope m_scope;
         bool m_open = false;
+        bool m_released = false; // a savepoint commit: kept until the group's COMMIT
+        std::int64_t m_lsn = 0; // its commit-log record, if it changed anything
     };
+
+    enum class GroupOutcome {
+        Committed, // the work kept its changes and the group transaction committed
+        Discarded, // the work rolled its own changes back (a rejection); nothing was written
+        Failed, // the group transaction did not commit: nothing of this work is stored
+    };
+    using GroupWork = std::function<void(WriteTransaction &)>;
 
     ~Database();
     static std::unique_ptr<Database> open(const std::optional<std::string> &dataDir,
@@ -63,12 +79,32 @@ public:
     // Blocks until the writer is free; nullptr when BEGIN fails.
     std::unique_ptr<WriteTransaction> beginWrite(const std::string &community, std::int64_t nowMs);
 
+    // Group commit. Concurrent callers queue; the caller at the head of the queue runs every queued
+    // work in one writer transaction, each under its own savepoint (so one work's rollback never
+    // touches another's rows), then commits once and wakes the others. Works run strictly in queue
+    // order on one connection, so each sees the rows of those before it, exactly as if they had
+    // been separate transactions in that order; each work's commit-log record is its own. Returns
+    // only after the group's COMMIT (or its failure): a caller never learns of an uncommitted row.
+    GroupOutcome writeInGroup(const std::string &community, std::int64_t nowMs,
+                              const GroupWork &work);
+
     // Every read goes through the router (the seam for replicas).
     ReadLease read(const ReadRequest &request) { return m_router->route(request); }
     void setReadRouter(std::unique_ptr<ReadRouter> router) { m_router = std::move(router); }
 
     // A connection on the writer database (reader pool on files, the writer itself in memory).
     ReadLease writerPoolLease(std::string reason);
+
+    struct GroupCommitStats
+    {
+        std::uint64_t groups = 0; // writer transactions run by writeInGroup
+        std::uint64_t members = 0; // works run inside them
+    };
+    GroupCommitStats groupCommitStats() const
+    {
+        return {m_groups.load(std::memory_order_relaxed),
+                m_members.load(std::memory_order_relaxed)};
+    }
 
     std::int64_t lastLsn() const;
     bool inMemory() const { return m_inMemory; }
@@ -89,9 +125,17 @@ private:
     std::vector<SqliteConnection *> m_idleReaders;
     int m_maxReaders = 4;
 
+    struct GroupMember;
+    void runGroup(const std::vector<GroupMember *> &members);
+    std::mutex m_groupMutex;
+    std::deque<GroupMember *> m_groupQueue;
+    std::atomic<std::uint64_t> m_groups {0};
+    std::atomic<std::uint64_t> m_members {0};
+
     std::atomic<std::int64_t> m_lastLsn {0};
     // Start times of write transactions begun and not yet finished, including those still waiting
     // for the writer: the replica fence wall must sit below every one of them (routing issue).
+    void rememberWriteStart(std::int64_t startedAtMs);
     void forgetWriteStart(std::int64_t startedAtMs);
     mutable std::mutex m_writeStartsMutex;
     std::multiset<std::int64_t> m_writeStarts;

@@ -12,6 +12,9 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QEventLoop>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QtConcurrent>
@@ -62,11 +65,37 @@ double bareVerifyRate(const std::vector<nostr::Event> &events)
     return double(events.size()) / seconds;
 }
 
+// One counter from the relay's /metrics (0 when absent).
+double metricValue(quint16 port, const QByteArray &name)
+{
+    QNetworkAccessManager network;
+    QNetworkReply *reply =
+        network.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/metrics").arg(port))));
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const QByteArray text = reply->readAll();
+    reply->deleteLater();
+    for (const QByteArray &line : text.split('\n')) {
+        if (line.startsWith(QByteArray(name + ' ')))
+            return line.mid(name.size() + 1).toDouble();
+    }
+    return 0;
+}
+
 double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnection)
 {
     QProcess relay;
     relay.setProgram(QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay"));
     relay.setArguments({QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+    // BUZZ_BENCH_RELAY_WRAPPER (e.g. "perf record -g -o relay.perf --") runs the relay under a
+    // tool.
+    if (const QByteArray wrapper = qgetenv("BUZZ_BENCH_RELAY_WRAPPER"); !wrapper.isEmpty()) {
+        QStringList command = QString::fromLocal8Bit(wrapper).split(u' ', Qt::SkipEmptyParts);
+        command << relay.program() << relay.arguments();
+        relay.setProgram(command.takeFirst());
+        relay.setArguments(command);
+    }
     relay.start();
     if (!relay.waitForStarted(10000))
         return 0;
@@ -118,6 +147,10 @@ double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnecti
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
     if (rejected)
         std::fprintf(stderr, "relay_bench: %d events rejected\n", rejected);
+    const double groups = metricValue(port, "buzz_commit_groups_total");
+    const double members = metricValue(port, "buzz_commit_group_members_total");
+    printBench("relay_ws_ingest_events_per_commit", groups > 0 ? members / groups : 0, "events",
+               "-", nullptr, 0, 0);
     clients.clear();
     relay.terminate();
     relay.waitForFinished(10000);
@@ -180,10 +213,14 @@ int main(int argc, char *argv[])
     const double verifyRate = bareVerifyRate(anchorEvents);
     printBench("relay_verify_single_core", verifyRate, "events/s", "-", nullptr, 0, 0);
 
+    // --ingest-only: just the anchor and the WebSocket ingest figure (for profiling the relay).
+    const bool ingestOnly = app.arguments().contains(QStringLiteral("--ingest-only"));
     const std::vector<TestIdentity> writers(4);
     const double ingest = wsIngestRate(writers, 5000);
     printBench("relay_ws_ingest_4conn", ingest, "events/s", ">= 0.6x verify", "verify_single_core",
                verifyRate, ingest / verifyRate);
+    if (ingestOnly)
+        return 0;
 
     RelayTestFixture::Options options;
     options.systemClock = true;
