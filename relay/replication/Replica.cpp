@@ -139,7 +139,7 @@ bool Replica::apply(std::span<const CommitRecord> records)
             return false;
         }
     }
-    if (!m_applier->exec("COMMIT")) {
+    if (!store::Schema::beforeCommit(*m_applier) || !m_applier->exec("COMMIT")) {
         m_applier->exec("ROLLBACK");
         return false;
     }

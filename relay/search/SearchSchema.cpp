@@ -15,7 +15,9 @@ namespace buzz::relay::search {
 namespace {
 constexpr std::array kIndexedKinds = {0, 1, 9, 40002, 40003, 40100, 45001, 45003};
 constexpr const char *kIndexedKindList = "(0, 1, 9, 40002, 40003, 40100, 45001, 45003)";
-constexpr const char *kIndexVersion = "1";
+// 2: inserts queue their rowid in search_pending and the queue is indexed once per transaction
+// (flushPending) rather than by a trigger per row.
+constexpr const char *kIndexVersion = "2";
 
 // Kind 0 content is JSON: its display_name, name and nip05 values are appended as plain words so
 // a name search tokenises them like any text (reference §3.7). Invalid JSON is indexed as is.
@@ -32,23 +34,38 @@ std::string bodyExpression(const char *row)
 
 std::string schemaSql()
 {
+    // FTS5 flushes its pending terms to new index segments at every SAVEPOINT, and the writer runs
+    // each ingest under its own savepoint (group commit): indexing inside the savepoint would
+    // write a segment per event. So an insert only queues its rowid (a rolled-back savepoint takes
+    // its queue entries with it) and flushPending indexes the queue once, just before COMMIT.
     return std::string(R"SQL(
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
     body, id UNINDEXED, created_at UNINDEXED, community UNINDEXED, channel UNINDEXED,
     kind UNINDEXED, pubkey UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
-CREATE TRIGGER IF NOT EXISTS search_fts_on_insert AFTER INSERT ON events
+CREATE TABLE IF NOT EXISTS search_pending (event_rowid INTEGER PRIMARY KEY);
+DROP TRIGGER IF EXISTS search_fts_on_insert;
+CREATE TRIGGER IF NOT EXISTS search_pending_on_insert AFTER INSERT ON events
 WHEN new.kind IN )SQL")
         + kIndexedKindList + R"SQL( AND new.deleted_at IS NULL BEGIN
-    INSERT INTO search_fts (rowid, body, id, created_at, community, channel, kind, pubkey)
-    VALUES (new.rowid, )SQL"
-        + bodyExpression("new") + R"SQL(, new.id, new.created_at,
-            new.community, new.channel, new.kind, new.pubkey);
+    INSERT OR IGNORE INTO search_pending (event_rowid) VALUES (new.rowid);
 END;
-CREATE TRIGGER IF NOT EXISTS search_fts_on_soft_delete AFTER UPDATE OF deleted_at ON events
+DROP TRIGGER IF EXISTS search_fts_on_soft_delete;
+CREATE TRIGGER IF NOT EXISTS search_on_soft_delete AFTER UPDATE OF deleted_at ON events
 WHEN old.deleted_at IS NULL AND new.deleted_at IS NOT NULL BEGIN
+    DELETE FROM search_pending WHERE event_rowid = new.rowid;
     DELETE FROM search_fts WHERE rowid = new.rowid;
 END;
 )SQL";
+}
+
+std::string indexPendingSql()
+{
+    return "INSERT INTO search_fts (rowid, body, id, created_at, community, channel, kind, pubkey) "
+           "SELECT e.rowid, "
+        + bodyExpression("e")
+        + ", e.id, e.created_at, e.community, e.channel, e.kind, e.pubkey FROM search_pending p "
+          "JOIN events e ON e.rowid = p.event_rowid WHERE e.deleted_at IS NULL ORDER BY "
+          "p.event_rowid";
 }
 
 std::string backfillSql()
@@ -67,6 +84,20 @@ bool SearchSchema::isIndexedKind(int kind)
     return std::find(kIndexedKinds.begin(), kIndexedKinds.end(), kind) != kIndexedKinds.end();
 }
 
+bool SearchSchema::flushPending(store::SqliteConnection &connection)
+{
+    {
+        auto pending = connection.prepare("SELECT 1 FROM search_pending LIMIT 1");
+        if (!pending.valid())
+            return false;
+        if (!pending.step())
+            return pending.ok(); // nothing queued: the common case for non-text writes
+    }
+    auto index = connection.prepare(indexPendingSql());
+    auto clear = connection.prepare("DELETE FROM search_pending");
+    return index.valid() && clear.valid() && index.run() && clear.run();
+}
+
 bool SearchSchema::apply(store::SqliteConnection &connection)
 {
     bool indexed = false;
@@ -81,9 +112,12 @@ bool SearchSchema::apply(store::SqliteConnection &connection)
     if (!connection.exec("SAVEPOINT search_schema"))
         return false;
     const bool ok = connection.exec(schemaSql().c_str())
-        && connection.exec("DELETE FROM search_fts") && connection.exec(backfillSql().c_str())
-        && connection.exec("INSERT OR REPLACE INTO relay_meta (key, value) VALUES "
-                           "('search_index_version', '1')");
+        && connection.exec("DELETE FROM search_fts")
+        && connection.exec("DELETE FROM search_pending") && connection.exec(backfillSql().c_str())
+        && connection.exec((std::string("INSERT OR REPLACE INTO relay_meta (key, value) VALUES "
+                                        "('search_index_version', '")
+                            + kIndexVersion + "')")
+                               .c_str());
     if (!ok) {
         qCWarning(lcSearchSchema) << "cannot create the search index:"
                                   << connection.lastError().c_str();

@@ -58,7 +58,10 @@ bool Database::WriteTransaction::commit(std::int64_t committedAtMs)
         rollback();
         return false;
     }
-    if (!m_connection->exec(m_scope == Scope::Savepoint ? "RELEASE member" : "COMMIT")) {
+    const bool released = m_scope == Scope::Savepoint
+        ? m_connection->exec("RELEASE member")
+        : Schema::beforeCommit(*m_connection) && m_connection->exec("COMMIT");
+    if (!released) {
         rollback();
         return false;
     }
@@ -172,7 +175,7 @@ void Database::runGroup(const std::vector<GroupMember *> &members)
         member->outcome =
             transaction.m_released ? GroupOutcome::Committed : GroupOutcome::Discarded;
     }
-    if (!m_writer->exec("COMMIT")) {
+    if (!Schema::beforeCommit(*m_writer) || !m_writer->exec("COMMIT")) {
         m_writer->exec("ROLLBACK");
         for (GroupMember *member : members)
             member->outcome = GroupOutcome::Failed;

@@ -114,4 +114,9 @@ bool Schema::apply(SqliteConnection &connection)
         && search::SearchSchema::apply(connection); // FTS index + triggers (search issue)
 }
 
+bool Schema::beforeCommit(SqliteConnection &connection)
+{
+    return search::SearchSchema::flushPending(connection);
+}
+
 } // namespace buzz::relay::store

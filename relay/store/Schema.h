@@ -9,6 +9,8 @@ class Schema
 {
 public:
     static bool apply(SqliteConnection &connection);
+    // Work every write transaction must do just before its COMMIT (the search index flush).
+    static bool beforeCommit(SqliteConnection &connection);
     static constexpr int kVersion = 1;
 };
 
