@@ -2,6 +2,7 @@
 
 #include "canvas/CanvasService.h"
 #include "canvas/ProfileCache.h"
+#include "ui/CanvasDraftSession.h"
 #include "ui/CanvasEditor.h"
 #include "ui/ConflictDialog.h"
 #include "ui/NoticeBanner.h"
@@ -61,7 +62,8 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     , m_view(new QTextBrowser(this))
     , m_editor(new CanvasEditor(this))
     , m_sourceView(new QPlainTextEdit(this))
-    , m_autosaveTimer(new QTimer(this))
+    , m_drafts(new CanvasDraftSession(services.drafts, services.draftRelayKey,
+                                      services.draftCommunity, this))
 {
     setObjectName(QStringLiteral("canvasPane"));
 
@@ -156,7 +158,7 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     });
     connect(m_draftBanner->action(QStringLiteral("Discard")), &QPushButton::clicked, this, [this] {
         if (m_offeredDraft)
-            m_services.drafts->discard(m_offeredDraft->key);
+            m_drafts->discard(m_offeredDraft->key);
         m_offeredDraft.reset();
         m_draftBanner->hide();
         offerDrafts(); // there may be an older one
@@ -166,7 +168,7 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     m_discardConfirm->addAction(QStringLiteral("Keep"), tr("&Keep editing"));
     connect(m_discardConfirm->action(QStringLiteral("Discard")), &QPushButton::clicked, this,
             [this] {
-                m_services.drafts->discard(draftKey(m_editBase));
+                m_drafts->discard(m_editBase);
                 leaveEditing();
                 render();
             });
@@ -191,10 +193,7 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     m_sourceView->setReadOnly(true);
     m_sourceView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_stack->addWidget(m_sourceView);
-    // Autosave is debounced here, so a keystroke costs a timer restart, not a copy of the text.
-    m_autosaveTimer->setSingleShot(true);
-    m_autosaveTimer->setInterval(1000);
-    connect(m_autosaveTimer, &QTimer::timeout, this, &CanvasPane::autosaveNow);
+    connect(m_drafts, &CanvasDraftSession::autosaveDue, this, &CanvasPane::autosaveNow);
     connect(m_editor, &CanvasEditor::textEdited, this, &CanvasPane::onEditorChanged);
 
     auto *header = new QHBoxLayout;
@@ -222,13 +221,11 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
         connect(m_services.profiles, &canvas::ProfileCache::profilesUpdated, this,
                 &CanvasPane::updateHeader);
     }
-    connect(m_services.drafts, &canvas::DraftStore::draftStored, this,
-            [this](const canvas::DraftKey &key) {
-                if (m_editing && key == draftKey(m_editBase))
-                    setSaveState(
-                        tr("Draft autosaved %1")
-                            .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
-            });
+    connect(m_drafts, &CanvasDraftSession::draftStored, this, [this](const canvas::DraftKey &key) {
+        if (m_editing && key == m_drafts->keyFor(m_editBase))
+            setSaveState(tr("Draft autosaved %1")
+                             .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+    });
 
     m_stateLabel->setText(tr("Choose a channel to see its canvas."));
     updateHeader();
@@ -238,32 +235,22 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
 CanvasPane::~CanvasPane()
 {
     // Pending autosaves reach the disk even when the window closes mid-edit.
-    if (m_services.drafts)
+    if (m_drafts->isAvailable())
         flushDraft();
 }
 
 void CanvasPane::flushDraft()
 {
-    if (m_autosaveTimer->isActive()) {
-        m_autosaveTimer->stop();
+    if (m_drafts->autosavePending()) {
+        m_drafts->stopAutosave();
         autosaveNow();
     }
-    m_services.drafts->flush();
+    m_drafts->flushToDisk();
 }
 
 QString CanvasPane::authorName(const QString &pubkey) const
 {
     return m_services.profiles ? m_services.profiles->displayName(pubkey) : pubkey.left(12);
-}
-
-canvas::DraftKey CanvasPane::draftKey(const std::optional<canvas::CanvasRevision> &base) const
-{
-    canvas::DraftKey key;
-    key.relay = m_services.draftRelayKey;
-    key.communityHost = m_services.draftCommunity;
-    key.channel = m_channel.id;
-    key.baseRevision = base ? base->eventId : QString::fromLatin1(canvas::kExpectedNone);
-    return key;
 }
 
 bool CanvasPane::hasUnsavedChanges() const
@@ -273,7 +260,7 @@ bool CanvasPane::hasUnsavedChanges() const
 
 void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
 {
-    if (m_services.drafts)
+    if (m_drafts->isAvailable())
         flushDraft(); // the previous channel's edit stays recoverable
     if (!m_channel.id.isEmpty() && m_channel.id != channel.id)
         m_services.canvas->unwatch(m_channel.id);
@@ -288,7 +275,7 @@ void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
     m_liveTheirs.reset();
     m_lastOutcome.reset();
     m_offeredDraft.reset();
-    m_sessionDraftFiles.clear();
+    m_drafts->setChannel(channel.id);
     for (NoticeBanner *banner :
          {m_loadError, m_saveNotice, m_liveChange, m_draftBanner, m_discardConfirm})
         banner->hide();
@@ -507,7 +494,7 @@ void CanvasPane::enterEditing(const std::optional<canvas::CanvasRevision> &base,
     m_liveTheirs.reset();
     m_discardConfirm->hide();
     m_draftBanner->hide();
-    m_sessionDraftFiles.clear();
+    m_drafts->beginEdit();
     m_loadingEditor = true;
     m_editor->loadText(text);
     m_loadingEditor = false;
@@ -524,7 +511,7 @@ void CanvasPane::enterEditing(const std::optional<canvas::CanvasRevision> &base,
 
 void CanvasPane::leaveEditing()
 {
-    m_autosaveTimer->stop();
+    m_drafts->stopAutosave();
     m_editing = false;
     m_saving = false;
     m_liveTheirs.reset();
@@ -542,7 +529,7 @@ void CanvasPane::onEditorChanged()
     if (m_loadingEditor || !m_editing)
         return;
     setSaveState(tr("Unsaved changes"));
-    m_autosaveTimer->start();
+    m_drafts->textEdited();
 }
 
 void CanvasPane::autosaveNow()
@@ -554,9 +541,7 @@ void CanvasPane::autosaveNow()
         setSaveState({});
         return;
     }
-    const canvas::DraftKey key = draftKey(m_editBase);
-    m_sessionDraftFiles.insert(key.fileName());
-    m_services.drafts->store(key, text);
+    m_drafts->store(m_editBase, text);
 }
 
 void CanvasPane::save()
@@ -596,12 +581,7 @@ void CanvasPane::onSaveFinished(const canvas::SaveOutcome &outcome, const QStrin
     case Kind::SavedVerified:
     case Kind::SavedUnverified: {
         if (outcome.kind == Kind::SavedVerified) {
-            m_services.drafts->discard(draftKey(m_editBase));
-            for (const canvas::Draft &draft : m_services.drafts->draftsForChannel(
-                     m_services.draftRelayKey, m_services.draftCommunity, m_channel.id)) {
-                if (m_sessionDraftFiles.contains(draft.key.fileName()))
-                    m_services.drafts->discard(draft.key);
-            }
+            m_drafts->discardAfterVerifiedSave(m_editBase);
             m_saveNotice->showMessage(tr("Saved."), NoticeBanner::Tone::Positive);
             QTimer::singleShot(5000, m_saveNotice, [notice = m_saveNotice, this] {
                 if (notice->text() == tr("Saved."))
@@ -747,25 +727,18 @@ void CanvasPane::offerDrafts()
 {
     if (m_editing || m_channel.id.isEmpty() || !m_channel.canEditCanvas())
         return;
-    const auto drafts = m_services.drafts->draftsForChannel(
-        m_services.draftRelayKey, m_services.draftCommunity, m_channel.id);
-    for (const canvas::Draft &draft : drafts) {
-        if (m_head && draft.content == m_head->content) {
-            m_services.drafts->discard(draft.key); // already saved by someone
-            continue;
-        }
-        m_offeredDraft = draft;
+    m_offeredDraft = m_drafts->draftToOffer(m_head);
+    if (const auto &draft = m_offeredDraft) {
         m_draftBanner->showMessage(
             tr("You have an unsaved draft of this canvas from %1.")
-                .arg(UiFormat::revisionTime(draft.savedAt.toSecsSinceEpoch())),
+                .arg(UiFormat::revisionTime(draft->savedAt.toSecsSinceEpoch())),
             NoticeBanner::Tone::Warning,
-            draft.key.baseRevision
+            draft->key.baseRevision
                     == (m_head ? m_head->eventId : QString::fromLatin1(canvas::kExpectedNone))
                 ? tr("It was started from the current revision.")
                 : tr("It was started from an older revision; saving it will offer a merge."));
         return;
     }
-    m_offeredDraft.reset();
     m_draftBanner->hide();
 }
 
@@ -817,7 +790,7 @@ bool CanvasPane::cancel()
             m_discardConfirm->action(QStringLiteral("Keep"))->setFocus();
             return true;
         }
-        m_services.drafts->discard(draftKey(m_editBase));
+        m_drafts->discard(m_editBase);
         leaveEditing();
         render();
         return true;

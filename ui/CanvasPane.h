@@ -20,6 +20,7 @@ class QTimer;
 
 namespace buzz::ui {
 
+class CanvasDraftSession;
 class CanvasEditor;
 class NoticeBanner;
 
@@ -96,7 +97,6 @@ private:
     void autosaveNow();
     void showRelayError(const client::RelayError &error, NoticeBanner *banner);
     void setSaveState(const QString &state);
-    canvas::DraftKey draftKey(const std::optional<canvas::CanvasRevision> &base) const;
     QString authorName(const QString &pubkey) const;
 
     UiServices m_services;
@@ -110,8 +110,6 @@ private:
     bool m_loadingEditor = false;
     std::optional<canvas::CanvasRevision> m_editBase;
     QString m_baseText;
-    QSet<QString>
-        m_sessionDraftFiles; // drafts written during this edit (discarded after a verified save)
     std::optional<canvas::CanvasRevision>
         m_liveTheirs; // a newer revision that arrived while editing
     std::optional<canvas::SaveOutcome> m_lastOutcome; // for Merge / Retry on the save notice
@@ -135,7 +133,7 @@ private:
     QLabel *m_stateLabel;
     QTextBrowser *m_view;
     QPlainTextEdit *m_sourceView; // large canvases: the Markdown source, laid out lazily
-    QTimer *m_autosaveTimer;
+    CanvasDraftSession *m_drafts;
     CanvasEditor *m_editor;
 };
 

@@ -15,3 +15,8 @@ endforeach()
 # README screenshots (not a test): ui_screenshots <dir>
 add_executable(ui_screenshots "${CMAKE_CURRENT_LIST_DIR}/ui_screenshots.cpp")
 target_link_libraries(ui_screenshots PRIVATE buzz_ui_test_harness buzz_compile_options)
+
+# Widget-free pieces of the canvas editor (no relay, no window).
+buzz_add_qtest(NAME test_canvas_draft_session SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_canvas_draft_session.cpp"
+    LIBS buzz_ui TIMEOUT 60 LABELS ui)
+set_target_properties(test_canvas_draft_session PROPERTIES AUTOMOC ON)
