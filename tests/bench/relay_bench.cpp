@@ -5,6 +5,7 @@
 //  3. /query latency p50/p99 (NIP-98 signed requests) for a canvas head read
 //     ({"kinds":[40100],"#h":[ch],"limit":1}) and a 100-row history page, at 10k and 200k events.
 
+#include "RelayProcess.h"
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"
 #include "RelayTestFixtureWsClient.h"
@@ -86,23 +87,12 @@ double metricValue(quint16 port, const QByteArray &name)
 double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnection)
 {
     QProcess relay;
-    relay.setProgram(QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay"));
-    relay.setArguments({QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
     // BUZZ_BENCH_RELAY_WRAPPER (e.g. "perf record -g -o relay.perf --") runs the relay under a
     // tool.
-    if (const QByteArray wrapper = qgetenv("BUZZ_BENCH_RELAY_WRAPPER"); !wrapper.isEmpty()) {
-        QStringList command = QString::fromLocal8Bit(wrapper).split(u' ', Qt::SkipEmptyParts);
-        command << relay.program() << relay.arguments();
-        relay.setProgram(command.takeFirst());
-        relay.setArguments(command);
-    }
-    relay.start();
-    if (!relay.waitForStarted(10000))
-        return 0;
-    QByteArray line;
-    while (!line.contains('\n') && relay.waitForReadyRead(15000))
-        line += relay.readAllStandardOutput();
-    const quint16 port = quint16(line.mid(line.lastIndexOf(':') + 1).trimmed().toUInt());
+    QStringList command =
+        QString::fromLocal8Bit(qgetenv("BUZZ_BENCH_RELAY_WRAPPER")).split(u' ', Qt::SkipEmptyParts);
+    command << QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
+    const quint16 port = startRelayProcess(relay, command);
     if (port == 0)
         return 0;
     const std::string url = "ws://127.0.0.1:" + std::to_string(port);

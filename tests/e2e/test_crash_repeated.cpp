@@ -5,6 +5,7 @@
 // (tests/relay/test_server_crash.cpp covers one kill with one client; this is the repeated,
 // concurrent version.)
 
+#include "RelayProcess.h"
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureWsClient.h"
 
@@ -28,27 +29,9 @@ constexpr int kClients = 4;
 constexpr int kEventsPerClient = 150;
 constexpr std::size_t kAcksBeforeKill = 60;
 
-// Starts the relay on 127.0.0.1:0 and returns its port from the "listening" line (0 on failure).
 quint16 startRelay(QProcess &process, const QString &dataDir)
 {
-    process.setProgram(kRelayBinary);
-    process.setArguments({QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                          QStringLiteral("--data"), dataDir});
-    process.setProcessChannelMode(QProcess::SeparateChannels);
-    process.start();
-    if (!process.waitForStarted(10000))
-        return 0;
-    QByteArray output;
-    while (!output.contains('\n')) {
-        if (!process.waitForReadyRead(15000))
-            return 0;
-        output += process.readAllStandardOutput();
-    }
-    const QByteArray prefix = "listening http://127.0.0.1:";
-    const qsizetype at = output.indexOf(prefix);
-    if (at < 0)
-        return 0;
-    return quint16(output.mid(at + prefix.size()).split('\n').first().trimmed().toUInt());
+    return startRelayProcess(process, {kRelayBinary}, {QStringLiteral("--data"), dataDir});
 }
 
 std::string tagOf(int round)

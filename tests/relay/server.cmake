@@ -5,7 +5,8 @@ add_library(buzz_relay_testkit STATIC
     "${CMAKE_CURRENT_LIST_DIR}/RelayTestFixtureHttpClient.h"
     "${CMAKE_CURRENT_LIST_DIR}/RelayTestFixtureHttpClient.cpp"
     "${CMAKE_CURRENT_LIST_DIR}/RelayTestFixtureWsClient.h"
-    "${CMAKE_CURRENT_LIST_DIR}/RelayTestFixtureWsClient.cpp")
+    "${CMAKE_CURRENT_LIST_DIR}/RelayTestFixtureWsClient.cpp"
+    "${CMAKE_CURRENT_LIST_DIR}/RelayProcess.h" "${CMAKE_CURRENT_LIST_DIR}/RelayProcess.cpp")
 target_include_directories(buzz_relay_testkit PUBLIC "${CMAKE_CURRENT_LIST_DIR}")
 target_link_libraries(buzz_relay_testkit PUBLIC buzz_relay Qt6::Network Qt6::WebSockets Qt6::Test
     PRIVATE buzz_compile_options)

@@ -2,6 +2,7 @@
 // SIGKILLed mid-stream, restarted on the same --data, and every event that had received OK true
 // must still be there (an OK is only sent after the transaction committed).
 
+#include "RelayProcess.h"
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureWsClient.h"
 
@@ -21,27 +22,9 @@ namespace {
 
 const QString kRelayBinary = QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
 
-// Starts the relay on 127.0.0.1:0 and returns its port from the one "listening" line (0 on
-// failure).
 quint16 startRelay(QProcess &process, const QString &dataDir)
 {
-    process.setProgram(kRelayBinary);
-    process.setArguments({QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                          QStringLiteral("--data"), dataDir});
-    process.setProcessChannelMode(QProcess::SeparateChannels);
-    process.start();
-    if (!process.waitForStarted(10000))
-        return 0;
-    QByteArray line;
-    while (!line.contains('\n')) {
-        if (!process.waitForReadyRead(15000))
-            return 0;
-        line += process.readAllStandardOutput();
-    }
-    const QByteArray prefix = "listening http://127.0.0.1:";
-    if (!line.startsWith(prefix))
-        return 0;
-    return quint16(line.mid(prefix.size()).trimmed().toUInt());
+    return startRelayProcess(process, {kRelayBinary}, {QStringLiteral("--data"), dataDir});
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // refusal that fails the connection, the relay's own key always passing, NIP-11's `43`, and
 // nothing changing when the gate is off.
 
+#include "RelayProcess.h"
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"
 #include "RelayTestFixtureWsClient.h"
@@ -52,30 +53,6 @@ std::vector<int> supportedNips(const HttpTestResponse &reply)
 const std::vector<int> kAdvertisedNips = {1, 2, 10, 11, 16, 17, 23, 25, 29, 33, 38, 42, 50};
 
 const QString kRelayBinary = QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
-
-// Starts buzz-mock-relay on 127.0.0.1:0; returns its port from the "listening" line (0 on failure).
-quint16 startRelayProcess(QProcess &process, const QStringList &arguments,
-                          const QProcessEnvironment &environment)
-{
-    process.setProgram(kRelayBinary);
-    process.setArguments(QStringList {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")}
-                         + arguments);
-    process.setProcessEnvironment(environment);
-    process.setProcessChannelMode(QProcess::SeparateChannels);
-    process.start();
-    if (!process.waitForStarted(10000))
-        return 0;
-    QByteArray line;
-    while (!line.contains('\n')) {
-        if (!process.waitForReadyRead(15000))
-            return 0;
-        line += process.readAllStandardOutput();
-    }
-    const QByteArray prefix = "listening http://127.0.0.1:";
-    if (!line.startsWith(prefix))
-        return 0;
-    return quint16(line.mid(prefix.size()).trimmed().toUInt());
-}
 
 // One HTTP exchange with a relay process; status 0 when no answer came.
 std::pair<int, QByteArray> exchange(QNetworkAccessManager &network, quint16 port,
@@ -331,8 +308,8 @@ void TestServerMembership::mockRelayProcessHonoursTheOptions()
                        QString::fromStdString(alice.pubkey()));
     environment.insert(QStringLiteral("BUZZ_REQUIRE_RELAY_MEMBERSHIP"), QStringLiteral("true"));
     QProcess relay;
-    const quint16 port =
-        startRelayProcess(relay, {QStringLiteral("--dev-pubkey-header")}, environment);
+    const quint16 port = startRelayProcess(relay, {kRelayBinary},
+                                           {QStringLiteral("--dev-pubkey-header")}, environment);
     QVERIFY2(port != 0, relay.readAllStandardError().constData());
 
     QNetworkAccessManager network;
