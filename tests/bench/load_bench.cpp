@@ -6,6 +6,7 @@
 //
 //   load_bench [--seconds S] [--clients 100,500] [--relay PATH]
 
+#include "RelayProcess.h"
 #include "net/nostr/Keys.h"
 #include "net/nostr/Nip42.h"
 
@@ -198,29 +199,6 @@ bool spinUntil(Done done, int timeoutMs)
     return true;
 }
 
-quint16 startRelay(QProcess &relay, const QString &binary, const QString &dataDir)
-{
-    relay.setProgram(binary);
-    relay.setArguments({QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                        QStringLiteral("--data"), dataDir});
-    relay.setProcessChannelMode(QProcess::SeparateChannels);
-    relay.start();
-    if (!relay.waitForStarted(10000))
-        return 0;
-    QByteArray output;
-    while (!output.contains('\n')) {
-        if (!relay.waitForReadyRead(15000))
-            return 0;
-        output += relay.readAllStandardOutput();
-    }
-    const QByteArray prefix = "listening http://";
-    const qsizetype at = output.indexOf(prefix);
-    if (at < 0)
-        return 0;
-    const QByteArray hostPort = output.mid(at + prefix.size()).split('\n').first().trimmed();
-    return quint16(hostPort.mid(hostPort.lastIndexOf(':') + 1).toUInt());
-}
-
 struct PhaseResult
 {
     double throughput = 0;
@@ -231,7 +209,8 @@ PhaseResult runPhase(int clients, int seconds, const QString &binary, double anc
 {
     QTemporaryDir dataDir;
     QProcess relay;
-    const quint16 port = startRelay(relay, binary, dataDir.path());
+    const quint16 port =
+        relay::test::startRelayProcess(relay, {binary}, {QStringLiteral("--data"), dataDir.path()});
     if (port == 0) {
         std::fprintf(stderr, "load_bench: %s did not start\n", qPrintable(binary));
         return {};
