@@ -14,4 +14,4 @@ buzz_add_qtest(NAME test_routing_paging SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_r
 buzz_add_qtest(NAME test_routing_randomized SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_routing_randomized.cpp
     LIBS buzz_relay TIMEOUT 120)
 buzz_add_qtest(NAME test_routing_http SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_routing_http.cpp
-    LIBS buzz_relay Qt6::Network TIMEOUT 60)
+    LIBS buzz_relay_testkit Qt6::Network TIMEOUT 60)

@@ -3,6 +3,7 @@
 
 #include "test_routing_support.h"
 
+#include "RelayTestFixtureWsClient.h"
 #include "relay/server/RelayServer.h"
 
 #include <QNetworkAccessManager>
@@ -35,6 +36,7 @@ private slots:
     void cleanup();
     void routeHeaderNamesThePool();
     void failureRulesOnTheWire();
+    void wsHistoryFailuresCloseTheSubscription();
     void adminApiNeedsTheBearerToken();
     void adminApiPausesAndShiftsTheClock();
     void metricsExposeDecisionsAndPools();
@@ -141,6 +143,41 @@ void TestRoutingHttp::failureRulesOnTheWire()
     QCOMPARE(admin.status, 400);
     admin = send("POST", "/admin/faults", "{\"replica\":7,\"kind\":\"busy\",\"count\":1}", true);
     QCOMPARE(admin.status, 404);
+}
+
+void TestRoutingHttp::wsHistoryFailuresCloseTheSubscription()
+{
+    // Over WebSocket a failed history read ends the subscription with CLOSED, never EOSE: a
+    // statement timeout is surfaced as is (not retried on the writer), and a saturated reader
+    // pool refuses subscription backfill as retryable instead of moving the bulk read onto the
+    // writer (the HTTP bridge falls back instead; see failureRulesOnTheWire).
+    relay::test::WsTestClient client(QUrl(m_server->url()));
+    QVERIFY(client.connectAndAuthenticate(m_harness->owner.key, m_server->url().toStdString(),
+                                          m_harness->nowSec()));
+    const std::string filter = "{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"limit\":5}";
+
+    QCOMPARE(send("POST", "/admin/faults", "{\"replica\":0,\"kind\":\"timeout\",\"count\":1}", true)
+                 .status,
+             200);
+    client.sendReq("timeout", {filter});
+    const auto timedOut = client.waitForClosed("timeout");
+    QVERIFY2(timedOut.is_array(), "no CLOSED for a timed-out history read");
+    QCOMPARE(timedOut[2].get<std::string>(), std::string("error: query timed out"));
+
+    QCOMPARE(
+        send("POST", "/admin/faults", "{\"replica\":0,\"kind\":\"busy\",\"count\":1}", true).status,
+        200);
+    client.sendReq("busy", {filter});
+    const auto busy = client.waitForClosed("busy");
+    QVERIFY2(busy.is_array(), "no CLOSED for a refused backfill");
+    QCOMPARE(busy[2].get<std::string>(),
+             std::string("error: retryable: read replicas are busy, try again shortly"));
+
+    // Neither failure left anything behind: the next subscription is answered normally.
+    client.sendReq("fine", {filter});
+    const auto eose = client.waitForType("EOSE");
+    QVERIFY(eose.is_array());
+    QCOMPARE(eose[1].get<std::string>(), std::string("fine"));
 }
 
 void TestRoutingHttp::adminApiNeedsTheBearerToken()
