@@ -33,8 +33,8 @@ struct SaveOptions
 // silently: saves are compare-and-swap on the head id and verified after the write.
 //
 // Caller labels in the RequestLog: canvas_head_display, canvas_head_strong, canvas_precondition,
-// canvas_publish, canvas_ancestry, canvas_existence, canvas_conflict_theirs, canvas_revision,
-// canvas_restore_target, history_page.
+// canvas_publish, canvas_publish_retry, canvas_ancestry, canvas_existence, canvas_revision,
+// canvas_restore_target, canvas_watch, history_page.
 class CanvasService : public QObject
 {
     Q_OBJECT

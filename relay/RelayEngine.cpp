@@ -43,17 +43,10 @@ int IngestResult::httpStatus() const
 namespace {
 constexpr std::array kIngestResultNames = {
     "stored", "duplicate", "rejected_duplicate", "rejected", "conflict", "forbidden", "internal"};
-constexpr std::array kReadPathNames = {"bridge_query",
-                                       "bridge_count",
-                                       "bridge_count_fallback",
-                                       "req_historical",
-                                       "count_req",
-                                       "count_req_fallback",
-                                       "bridge_thread_aux",
-                                       "search_hydrate",
-                                       "bridge_search_hydrate",
-                                       "req_search_hydrate",
-                                       "profile_search_hydrate"};
+constexpr std::array kReadPathNames = {
+    "bridge_query",       "bridge_count",          "bridge_count_fallback", "req_historical",
+    "count_req",          "count_req_fallback",    "bridge_thread_aux",     "bridge_search_hydrate",
+    "req_search_hydrate", "profile_search_hydrate"};
 constexpr std::array kQueryStatusNames = {"ok",        "bad_request", "forbidden",
                                           "timed_out", "retryable",   "internal"};
 

@@ -68,7 +68,6 @@ enum class ReadPath {
     CountReq, // WS COUNT
     CountReqFallback, // WS COUNT that materialises rows
     BridgeThreadAux, // depth_limit thread pages
-    SearchHydrate, // NIP-50 hydration (bridge, req, profile)
     BridgeSearchHydrate, // NIP-50 hydration of POST /query search hits (exact pairs)
     ReqSearchHydrate, // NIP-50 hydration of WS REQ search hits (exact pairs)
     ProfileSearchHydrate, // NIP-50 hydration of profile-name (kinds:[0]) search hits

@@ -81,7 +81,6 @@ RouteArm ReadRouter::armFor(const RouteRequest &request)
     case ReadPath::CountReq:
     case ReadPath::BridgeCountFallback:
     case ReadPath::CountReqFallback:
-    case ReadPath::SearchHydrate:
     case ReadPath::BridgeSearchHydrate:
     case ReadPath::ReqSearchHydrate:
     case ReadPath::ProfileSearchHydrate:

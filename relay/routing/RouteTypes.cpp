@@ -86,8 +86,6 @@ std::string_view toLabel(ReadPath path)
         return "count_req_fallback";
     case ReadPath::BridgeThreadAux:
         return "bridge_thread_aux";
-    case ReadPath::SearchHydrate:
-        return "search_hydrate";
     case ReadPath::BridgeSearchHydrate:
         return "bridge_search_hydrate";
     case ReadPath::ReqSearchHydrate:

@@ -187,7 +187,8 @@ void TestRoutingDecision::decide_data()
         5000, -1, A::Bounded, R::Stale);
     row("count req fallback fresh", P::CountReqFallback, false, OldCursor, 1000, ok, 10, 0,
         A::Bounded, R::Fresh);
-    row("hydration bounded", P::SearchHydrate, false, Head, 1000, ok, 10, 0, A::Bounded, R::Fresh);
+    row("hydration bounded", P::BridgeSearchHydrate, false, Head, 1000, ok, 10, 0, A::Bounded,
+        R::Fresh);
     // Proof failures.
     row("uninitialized", P::BridgeQuery, false, HeadPinned, 1000,
         ReplicaProof::State::Uninitialized, 0, -1, A::Bounded, R::Uninitialized);
