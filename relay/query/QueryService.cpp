@@ -120,8 +120,9 @@ store::ReadRequest QueryService::readRequestFor(const std::vector<nostr::Filter>
     return request;
 }
 
-QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
-                                const RequestContext &context, ReadPath path)
+template<class ReadAll>
+QueryResult QueryService::runRouted(const std::vector<nostr::Filter> &filters,
+                                    const RequestContext &context, ReadPath path, ReadAll readAll)
 {
     if (isHttpPath(path)) {
         if (auto gate = httpGateFailure(filters, context.pubkey); !gate.empty())
@@ -141,38 +142,8 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
         result.route = lease.route();
         result.routeReason = lease.reason();
         store::ReadAttempt attempt;
-        const bool dedupe = !isHttpPath(path);
-        std::unordered_set<std::string> seen;
-        store::EventReader reader(lease.connection());
-        for (const auto &filter : filters) {
-            auto &page = attempt.pages.emplace_back();
-            const auto mode = pageMode(filter);
-            const auto plan = FilterSql::build(filter, context.community, context.pubkey,
-                                               accessibleChannels(reader, filter, context), mode);
-            if (plan.matchesNothing)
-                continue;
-            auto statement = lease.connection().prepare(plan.sql);
-            if (!statement.valid())
-                return failure(QueryResult::Status::Internal, "internal server error");
-            plan.bindTo(statement);
-            while (statement.step()) {
-                StoredEvent stored = store::EventReader::rowToStoredEvent(statement);
-                ++page.rows;
-                page.newestCreatedAt = std::max(
-                    page.newestCreatedAt.value_or(stored.event.createdAt), stored.event.createdAt);
-                if (!EventMatcher::matches(filter, stored))
-                    continue;
-                if (dedupe && !seen.insert(stored.event.id).second)
-                    continue;
-                result.events.push_back(std::move(stored));
-            }
-            if (!statement.ok()) {
-                qCWarning(lcQuery) << "query failed:" << lease.connection().lastError().c_str();
-                attempt.ok = false;
-                attempt.sqliteCode = statement.resultCode();
-                break;
-            }
-        }
+        if (!readAll(lease, result, attempt))
+            return failure(QueryResult::Status::Internal, "internal server error");
         const auto settlement = lease.settle(attempt);
         if (settlement.action == store::ReadSettlement::Action::RerunOnWriter) {
             request.forceWriterReason = settlement.reason;
@@ -186,57 +157,77 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
     }
 }
 
+QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
+                                const RequestContext &context, ReadPath path)
+{
+    const bool dedupe = !isHttpPath(path);
+    return runRouted(
+        filters, context, path,
+        [&](store::ReadLease &lease, QueryResult &result, store::ReadAttempt &attempt) {
+            std::unordered_set<std::string> seen;
+            store::EventReader reader(lease.connection());
+            for (const auto &filter : filters) {
+                auto &page = attempt.pages.emplace_back();
+                const auto plan =
+                    FilterSql::build(filter, context.community, context.pubkey,
+                                     accessibleChannels(reader, filter, context), pageMode(filter));
+                if (plan.matchesNothing)
+                    continue;
+                auto statement = lease.connection().prepare(plan.sql);
+                if (!statement.valid())
+                    return false;
+                plan.bindTo(statement);
+                while (statement.step()) {
+                    StoredEvent stored = store::EventReader::rowToStoredEvent(statement);
+                    ++page.rows;
+                    page.newestCreatedAt =
+                        std::max(page.newestCreatedAt.value_or(stored.event.createdAt),
+                                 stored.event.createdAt);
+                    if (!EventMatcher::matches(filter, stored))
+                        continue;
+                    if (dedupe && !seen.insert(stored.event.id).second)
+                        continue;
+                    result.events.push_back(std::move(stored));
+                }
+                if (!statement.ok()) {
+                    qCWarning(lcQuery) << "query failed:" << lease.connection().lastError().c_str();
+                    attempt.ok = false;
+                    attempt.sqliteCode = statement.resultCode();
+                    break;
+                }
+            }
+            return true;
+        });
+}
+
 QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
                                 const RequestContext &context, ReadPath path)
 {
-    if (isHttpPath(path)) {
-        if (auto gate = httpGateFailure(filters, context.pubkey); !gate.empty())
-            return failure(QueryResult::Status::Forbidden, gate);
-    }
-    store::ReadRequest request = readRequestFor(filters, path);
-    request.filters = &filters;
-    request.community = context.community;
-    for (;;) {
-        auto lease = m_database.read(request);
-        if (auto refused = refusalResult(lease))
-            return *refused;
-        if (!lease)
-            return failure(QueryResult::Status::Internal, "internal server error");
-        QueryResult result;
-        result.route = lease.route();
-        result.routeReason = lease.reason();
-        store::ReadAttempt attempt;
-        store::EventReader reader(lease.connection());
-        for (const auto &filter : filters) {
-            // Totals are summed across filters, not de-duplicated (reference §4.4).
-            const auto plan = FilterSql::build(filter, context.community, context.pubkey,
-                                               accessibleChannels(reader, filter, context),
-                                               FilterSql::Mode::Count);
-            if (plan.matchesNothing)
-                continue;
-            auto statement = lease.connection().prepare(plan.sql);
-            if (!statement.valid())
-                return failure(QueryResult::Status::Internal, "internal server error");
-            plan.bindTo(statement);
-            if (statement.step())
-                result.count += statement.int64(0);
-            if (!statement.ok()) {
-                attempt.ok = false;
-                attempt.sqliteCode = statement.resultCode();
-                break;
+    return runRouted(
+        filters, context, path,
+        [&](store::ReadLease &lease, QueryResult &result, store::ReadAttempt &attempt) {
+            store::EventReader reader(lease.connection());
+            for (const auto &filter : filters) {
+                // Totals are summed across filters, not de-duplicated (§4.4).
+                const auto plan = FilterSql::build(filter, context.community, context.pubkey,
+                                                   accessibleChannels(reader, filter, context),
+                                                   FilterSql::Mode::Count);
+                if (plan.matchesNothing)
+                    continue;
+                auto statement = lease.connection().prepare(plan.sql);
+                if (!statement.valid())
+                    return false;
+                plan.bindTo(statement);
+                if (statement.step())
+                    result.count += statement.int64(0);
+                if (!statement.ok()) {
+                    attempt.ok = false;
+                    attempt.sqliteCode = statement.resultCode();
+                    break;
+                }
             }
-        }
-        const auto settlement = lease.settle(attempt);
-        if (settlement.action == store::ReadSettlement::Action::RerunOnWriter) {
-            request.forceWriterReason = settlement.reason;
-            continue;
-        }
-        if (settlement.action == store::ReadSettlement::Action::TimedOut)
-            return failure(QueryResult::Status::TimedOut, "query timed out");
-        if (!attempt.ok)
-            return failure(QueryResult::Status::Internal, "internal server error");
-        return result;
-    }
+            return true;
+        });
 }
 
 AdmissionResult QueryService::admit(const std::vector<nostr::Filter> &filters,

@@ -28,6 +28,12 @@ public:
     static bool isHttpPath(ReadPath path);
 
 private:
+    // The routed read shared by query and count: HTTP gates, a lease from the router, one
+    // settlement, at most one re-run on the writer. readAll(lease, result, attempt) runs the
+    // statements; false = a statement would not prepare (internal error).
+    template<class ReadAll>
+    QueryResult runRouted(const std::vector<nostr::Filter> &filters, const RequestContext &context,
+                          ReadPath path, ReadAll readAll);
     // 403 message when an HTTP request fails a gate (p-gated or engram kinds), else empty.
     static std::string httpGateFailure(const std::vector<nostr::Filter> &filters,
                                        const std::string &viewer);
