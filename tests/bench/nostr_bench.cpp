@@ -178,7 +178,7 @@ int main()
         }
     }
 
-    printLine("nostr_event_parse_id_verify", repeat.library, "events/s", "ratio>=0.85",
+    printLine("nostr_event_parse_id_verify", repeat.library, "events/s", ">= 0.85x bare verify",
               "bare_schnorrsig_verify", repeat.bare, repeat.library / repeat.bare);
     printLine("nostr_event_parse_id_verify_new_authors", strangers.library, "events/s", "-",
               "bare_schnorrsig_verify", strangers.bare, strangers.library / strangers.bare);

@@ -168,6 +168,8 @@ SoakCounts SoakChecker::check(const SoakLedger &ledger, const QStringList &chann
             break;
         case SaveOutcome::Kind::Error:
             ++counts.errors;
+            ++counts.errorReasons[outcome.error ? outcome.error->message.left(80)
+                                                : QStringLiteral("(no relay error)")];
             break;
         }
     }

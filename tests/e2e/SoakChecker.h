@@ -24,6 +24,7 @@ struct SoakCounts
     int conflicts = 0;
     int superseded = 0;
     int errors = 0;
+    std::map<QString, int> errorReasons; // the relay's message (or local reason) → how many
     int outcomeUnknown = 0;
     int deletes = 0;
     int pagedChannels = 0;

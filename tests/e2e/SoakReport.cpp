@@ -37,6 +37,10 @@ QString soakReport(const SoakConfig &config, const SoakLedger &ledger, const Soa
     row(QStringLiteral("conflicts"), counts.conflicts);
     row(QStringLiteral("superseded"), counts.superseded);
     row(QStringLiteral("errors (nothing written)"), counts.errors);
+    // Errors are expected: a third of the clients sign with clocks up to 900 s behind, and the
+    // relay's strict supersede rule refuses a revision older than the head. Each reason shown.
+    for (const auto &[reason, count] : counts.errorReasons)
+        row(QStringLiteral("&nbsp;&nbsp;error: `%1`").arg(reason), count);
     row(QStringLiteral("outcome unknown after resubmit"), counts.outcomeUnknown);
     row(QStringLiteral("soft deletes accepted"), counts.deletes);
     row(QStringLiteral("soft deletes refused"), ledger.deletesRejected);
