@@ -4,6 +4,7 @@
 
 #include <QLoggingCategory>
 
+#include <exception>
 #include <filesystem>
 
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
@@ -138,6 +139,12 @@ Database::GroupOutcome Database::writeInGroup(const std::string &community, std:
     return self.outcome;
 }
 
+std::size_t Database::queuedWrites() const
+{
+    std::lock_guard lock(m_groupMutex);
+    return m_groupQueue.size();
+}
+
 void Database::runGroup(const std::vector<GroupMember *> &members)
 {
     const auto finish = [&] {
@@ -158,7 +165,13 @@ void Database::runGroup(const std::vector<GroupMember *> &members)
         if (!m_writer->exec("SAVEPOINT member"))
             break;
         transaction.m_open = true;
-        member->work(transaction);
+        try {
+            member->work(transaction);
+        } catch (const std::exception &error) {
+            // One bad event must not take the group down: its savepoint rolls back, the caller
+            // answers its own default (an internal error), the others commit as usual.
+            qCWarning(lcStore) << "ingest work threw:" << error.what();
+        }
         transaction.rollback(); // no-op when the work released its savepoint
         if (sqlite3_get_autocommit(m_writer->handle())) {
             // An I/O or full-disk error rolled the whole transaction back behind our savepoints:

@@ -100,6 +100,8 @@ public:
         std::uint64_t groups = 0; // writer transactions run by writeInGroup
         std::uint64_t members = 0; // works run inside them
     };
+    // Ingests waiting for (or running in) a group right now.
+    std::size_t queuedWrites() const;
     GroupCommitStats groupCommitStats() const
     {
         return {m_groups.load(std::memory_order_relaxed),
@@ -127,7 +129,7 @@ private:
 
     struct GroupMember;
     void runGroup(const std::vector<GroupMember *> &members);
-    std::mutex m_groupMutex;
+    mutable std::mutex m_groupMutex;
     std::deque<GroupMember *> m_groupQueue;
     std::atomic<std::uint64_t> m_groups {0};
     std::atomic<std::uint64_t> m_members {0};

@@ -5,6 +5,9 @@
 
 #include "test_engine_support.h"
 
+#include "relay/store/Database.h"
+
+#include <QDeadlineTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -155,6 +158,73 @@ private slots:
         }
         for (const auto &[id, count] : storedCount)
             QVERIFY2(logged.count(id) == 1, "an accepted event has no commit-log record");
+    }
+
+    void aFailingWorkRollsBackOnlyItself()
+    {
+        // Store level: works that write and then throw (or simply do not commit) leave nothing,
+        // while the works grouped with them commit.
+        std::string error;
+        auto database = store::Database::open(std::nullopt, error);
+        QVERIFY2(database, error.c_str());
+        constexpr int kThreads = 4;
+        constexpr int kEach = 60;
+        std::atomic<int> committed {0}, discarded {0}, failed {0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < kThreads; ++t) {
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < kEach; ++i) {
+                    const std::string key = "t-" + std::to_string(t) + "-" + std::to_string(i);
+                    const auto outcome = database->writeInGroup(
+                        "local", EngineHarness::kStart * 1000,
+                        [&](store::Database::WriteTransaction &tx) {
+                            auto insert = tx.connection().prepare(
+                                "INSERT INTO relay_meta (key, value) VALUES (?1, 'x')");
+                            insert.bind(1, std::string_view(key));
+                            if (!insert.run())
+                                return;
+                            if (t == 0 && i == 0) {
+                                // Hold the first group open until every thread has queued, so
+                                // throwing, rejected and committing works share a transaction.
+                                QDeadlineTimer deadline(5000);
+                                while (database->queuedWrites() < std::size_t(kThreads)
+                                       && !deadline.hasExpired())
+                                    std::this_thread::yield();
+                            }
+                            if ((t + i) % 3 == 0)
+                                throw std::runtime_error("bad event");
+                            if ((t + i) % 3 == 1)
+                                return; // a rejection: no commit
+                            tx.commit(EngineHarness::kStart * 1000);
+                        });
+                    switch (outcome) {
+                    case store::Database::GroupOutcome::Committed:
+                        ++committed;
+                        break;
+                    case store::Database::GroupOutcome::Discarded:
+                        ++discarded;
+                        break;
+                    case store::Database::GroupOutcome::Failed:
+                        ++failed;
+                        break;
+                    }
+                }
+            });
+        }
+        for (auto &thread : threads)
+            thread.join();
+        QCOMPARE(failed.load(), 0);
+        QCOMPARE(committed.load(), kThreads * kEach / 3);
+        QCOMPARE(discarded.load(), kThreads * kEach * 2 / 3);
+        auto lease = database->writerPoolLease("test");
+        auto count =
+            lease.connection().prepare("SELECT COUNT(*) FROM relay_meta WHERE key LIKE 't-%'");
+        QVERIFY(count.step());
+        QCOMPARE(int(count.int64(0)), kThreads * kEach / 3);
+        const auto stats = database->groupCommitStats();
+        QCOMPARE(int(stats.members), kThreads * kEach);
+        QVERIFY2(stats.groups < stats.members, "no two works ever shared a transaction");
+        qInfo("%d works in %d writer transactions", int(stats.members), int(stats.groups));
     }
 
     void concurrentCanvasSavesFormOneChain()
