@@ -18,6 +18,24 @@
 
 namespace buzz::test {
 
+// A save outcome's kind as text, for failure messages.
+inline const char *kindName(canvas::SaveOutcome::Kind kind)
+{
+    static QByteArray name;
+    canvas::SaveOutcome outcome;
+    outcome.kind = kind;
+    name = outcome.kindName().toLatin1();
+    return name.constData();
+}
+
+// Compares a SaveOutcome's kind and, on failure, says what it was and the relay's detail.
+#define COMPARE_KIND(outcome, expected)                                                            \
+    QVERIFY2((outcome).kind == (expected),                                                         \
+             qPrintable(QStringLiteral("got %1 (%2), expected %3")                                 \
+                            .arg(QLatin1String(buzz::test::kindName((outcome).kind)),              \
+                                 (outcome).error ? (outcome).error->detail : QString(),            \
+                                 QLatin1String(buzz::test::kindName(expected)))))
+
 // Runs a coroutine to completion in a nested event loop. (QCoro::waitFor needs a default-
 // constructible result; Result<T> is not.)
 template<class T>

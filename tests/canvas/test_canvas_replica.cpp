@@ -32,22 +32,6 @@ constexpr std::int64_t kReadBudgetMs = 5000;
 const QString kCli = QStringLiteral(BUZZ_CANVAS_CLI);
 #endif
 
-const char *kindName(Kind kind)
-{
-    static QByteArray name;
-    SaveOutcome outcome;
-    outcome.kind = kind;
-    name = outcome.kindName().toLatin1();
-    return name.constData();
-}
-
-#define COMPARE_KIND(outcome, expected)                                                            \
-    QVERIFY2((outcome).kind == (expected),                                                         \
-             qPrintable(QStringLiteral("got %1 (%2), expected %3")                                 \
-                            .arg(QLatin1String(kindName((outcome).kind)),                          \
-                                 (outcome).error ? (outcome).error->detail : QString(),            \
-                                 QLatin1String(kindName(expected)))))
-
 // A relay with one replica on a manual clock, behind a recording proxy (the relay's URL is the
 // proxy's, so NIP-42/NIP-98 match).
 struct ReplicatedRelay

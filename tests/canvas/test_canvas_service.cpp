@@ -30,22 +30,6 @@ bool isStrongOnWire(const QByteArray &body)
     return body.contains("\"consistency\":\"strong\"");
 }
 
-const char *kindName(Kind kind)
-{
-    static QByteArray name;
-    SaveOutcome outcome;
-    outcome.kind = kind;
-    name = outcome.kindName().toLatin1();
-    return name.constData();
-}
-
-#define COMPARE_KIND(outcome, expected)                                                            \
-    QVERIFY2((outcome).kind == (expected),                                                         \
-             qPrintable(QStringLiteral("got %1 (%2), expected %3")                                 \
-                            .arg(QLatin1String(kindName((outcome).kind)),                          \
-                                 (outcome).error ? (outcome).error->detail : QString(),            \
-                                 QLatin1String(kindName(expected)))))
-
 } // namespace
 
 class TestCanvasService : public QObject
