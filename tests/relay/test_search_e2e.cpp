@@ -4,6 +4,7 @@
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"
 #include "RelayTestFixtureWsClient.h"
+#include "test_search_support.h"
 
 #include <QTest>
 
@@ -12,6 +13,8 @@
 using namespace buzz;
 using namespace buzz::relay;
 using namespace buzz::relay::test;
+using searchtest::filters;
+using searchtest::idsOf;
 
 namespace {
 std::vector<std::string> idsOf(const nlohmann::json &array)
@@ -22,20 +25,6 @@ std::vector<std::string> idsOf(const nlohmann::json &array)
             ids.push_back(event.value("id", ""));
     }
     return ids;
-}
-
-std::vector<std::string> idsOf(const std::vector<StoredEvent> &events)
-{
-    std::vector<std::string> ids;
-    for (const auto &stored : events)
-        ids.push_back(stored.event.id);
-    return ids;
-}
-
-std::vector<nostr::Filter> filters(const std::string &json)
-{
-    auto parsed = nostr::Filter::listFromJson(json);
-    return parsed ? parsed.value() : std::vector<nostr::Filter> {};
 }
 } // namespace
 

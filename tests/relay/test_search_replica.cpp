@@ -22,19 +22,6 @@ using buzz::relay::search::SearchService;
 namespace {
 constexpr std::int64_t kClockStartMs = 1'790'000'000'000;
 
-std::vector<std::string> idsOf(const std::vector<StoredEvent> &events)
-{
-    std::vector<std::string> ids;
-    for (const auto &stored : events)
-        ids.push_back(stored.event.id);
-    return ids;
-}
-
-std::vector<nostr::Filter> filters(const std::string &json)
-{
-    auto parsed = nostr::Filter::listFromJson(json);
-    return parsed ? parsed.value() : std::vector<nostr::Filter> {};
-}
 } // namespace
 
 class TestSearchReplica : public QObject

@@ -4,6 +4,7 @@
 // created_at, any community), optionally with replicas on a manual clock, and signed events.
 
 #include "net/nostr/Event.h"
+#include "net/nostr/Filter.h"
 #include "net/nostr/Keys.h"
 #include "relay/replication/ReplicaSet.h"
 #include "relay/search/EventPair.h"
@@ -109,5 +110,20 @@ public:
 private:
     std::int64_t m_nowMs = 1'000;
 };
+
+inline std::vector<std::string> idsOf(const std::vector<StoredEvent> &events)
+{
+    std::vector<std::string> ids;
+    for (const auto &stored : events)
+        ids.push_back(stored.event.id);
+    return ids;
+}
+
+// Parsed filters (empty when the JSON is not a filter list).
+inline std::vector<nostr::Filter> filters(const std::string &json)
+{
+    auto parsed = nostr::Filter::listFromJson(json);
+    return parsed ? parsed.value() : std::vector<nostr::Filter> {};
+}
 
 } // namespace searchtest
