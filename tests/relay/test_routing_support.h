@@ -3,6 +3,8 @@
 // A relay engine with replicas on a manual clock: heartbeats and replay happen only when a test
 // says so, so every routing situation is built deterministically and nothing sleeps.
 
+#include "test_engine_support.h"
+
 #include "net/nostr/Filter.h"
 #include "net/nostr/Keys.h"
 #include "relay/RelayEngine.h"
@@ -21,22 +23,8 @@ namespace routingtest {
 using namespace buzz;
 using namespace buzz::relay;
 
-struct Identity
-{
-    nostr::SecretKey key = nostr::SecretKey::generate();
-    const std::string &pubkey() const { return key.publicKeyHex(); }
-    nostr::Event sign(int kind, std::int64_t createdAt, nostr::Tags tags,
-                      std::string content = {}) const
-    {
-        nostr::Event event;
-        event.kind = kind;
-        event.createdAt = createdAt;
-        event.tags = std::move(tags);
-        event.content = std::move(content);
-        key.signEvent(event);
-        return event;
-    }
-};
+// A signing identity (the engine tests' one: key, pubkey, sign, request contexts).
+using Identity = enginetest::Identity;
 
 struct HarnessOptions
 {
