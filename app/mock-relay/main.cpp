@@ -108,6 +108,7 @@ int main(int argc, char *argv[])
     serverOptions.acceptDevPubkeyHeader = config.devPubkeyHeader;
     serverOptions.requireRelayMembership = config.requireRelayMembership;
     serverOptions.relayMembers = config.relayMembers;
+    serverOptions.maxConnections = config.maxConnections;
     serverOptions.adminToken = config.adminToken.value_or(std::string());
     // POST /admin/clock shifts the relay's notion of now for auth windows too.
     serverOptions.clock = [&engine] {

@@ -64,12 +64,17 @@ struct OptionSet
     QCommandLineOption replicaLagMs {QStringLiteral("replica-lag-ms"),
                                      QStringLiteral("Replica apply lag in milliseconds."),
                                      QStringLiteral("MS")};
+    QCommandLineOption maxConnections {
+        QStringLiteral("max-connections"),
+        QStringLiteral("WebSocket connections accepted at once; more are closed silently "
+                       "(BUZZ_MAX_CONNECTIONS, default 10000)."),
+        QStringLiteral("N")};
 
     void addTo(QCommandLineParser &parser) const
     {
         parser.addOptions({help, version, listen, data, relayUrl, community, devPubkeyHeader,
                            requireRelayMembership, relayMember, seed, relayKey, adminToken,
-                           replicas, replicaLagMs});
+                           replicas, replicaLagMs, maxConnections});
     }
 };
 
@@ -235,6 +240,13 @@ Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &argu
         if (!lag)
             return Unexpected(lag.error());
         config.replicaLagMs = *lag;
+    }
+    if (auto limit = fromOptionOrEnvironment(parser, options.maxConnections, environment,
+                                             QStringLiteral("BUZZ_MAX_CONNECTIONS"))) {
+        auto connections = parseNonNegative(*limit, QStringLiteral("max-connections"));
+        if (!connections)
+            return Unexpected(connections.error());
+        config.maxConnections = *connections;
     }
     return parsed;
 }

@@ -31,6 +31,7 @@ struct RelayConfig
     std::optional<std::string> adminToken; // --admin-token / BUZZ_ADMIN_TOKEN
     int replicas = 0; // --replicas (next issue)
     int replicaLagMs = 0; // --replica-lag-ms (next issue)
+    int maxConnections = 10000; // --max-connections / BUZZ_MAX_CONNECTIONS
 
     enum class Action { Run, ShowHelp, ShowVersion };
     struct Parsed;

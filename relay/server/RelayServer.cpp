@@ -54,6 +54,7 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
     m_workers.setMaxThreadCount(threads);
     m_fanout.setMaxThreadCount(1);
 
+    m_context.pingIntervalMs = std::max(1, m_options.pingIntervalMs);
     m_context.engine = &m_engine;
     m_context.workers = &m_workers;
     m_context.dispatcher = this;
@@ -320,6 +321,13 @@ void RelayServer::acceptWebSockets()
                 QWebSocketProtocol::CloseCodePolicyViolated,
                 QString::fromUtf8(CommunityResolver::kUnknownHostError.data(),
                                   qsizetype(CommunityResolver::kUnknownHostError.size())));
+            continue;
+        }
+        if (m_sessions.size() >= std::size_t(std::max(0, m_options.maxConnections))) {
+            // Upstream closes excess connections without a word (no close frame, no NOTICE).
+            m_metrics.increment(ServerMetrics::labelled("buzz_ws_connections_refused_total",
+                                                        "reason", "max_connections"));
+            socket->abort();
             continue;
         }
         auto *session = new WsSession(std::move(socket), std::move(*community), m_context, this);

@@ -48,6 +48,10 @@ public:
         std::string adminToken; // reserved for the fault-injection API
         std::function<std::int64_t()> clock; // unix seconds; default: system clock
         int workerThreads = 0; // 0 = max(16, 4 × ideal thread count): ingests wait in group commit
+        // Reference §5.6: ping every 30 s, 3 unanswered ⇒ disconnect; BUZZ_MAX_CONNECTIONS
+        // (10 000), connections beyond it are closed silently.
+        int pingIntervalMs = 30000;
+        int maxConnections = 10000;
     };
 
     static constexpr const char *kDefaultCommunity = "local";
@@ -69,6 +73,7 @@ public:
     const CommunityResolver &communities() const { return m_communities; }
     std::size_t sessionCount() const { return m_sessions.size(); }
     QThreadPool *workerPool() { return &m_workers; }
+    const ServerMetrics &metrics() const { return m_metrics; }
 
     // Closes every WebSocket and stops listening; waits for engine calls in flight.
     void stop();

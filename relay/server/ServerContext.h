@@ -25,6 +25,9 @@ struct ServerContext
     ServerMetrics *metrics = nullptr;
     std::string relayUrl;
     const RelayMembership *membership = nullptr; // NIP-43 gate; null = off
+    // Liveness (reference §5.6): a ping every interval; this many unanswered ⇒ disconnect.
+    int pingIntervalMs = 30000;
+    int maxUnansweredPings = 3;
     std::function<std::int64_t()> clock;
 
     // Runs `work` on the worker pool and hands its result to `done` back on the network thread,

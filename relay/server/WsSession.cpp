@@ -53,8 +53,28 @@ WsSession::WsSession(std::unique_ptr<QWebSocket> socket, std::string community,
             emit finished(this);
         }
     });
+    // Liveness: a peer that stops answering pings (a dead laptop, a dropped NAT mapping) is cut
+    // after a few intervals instead of holding its subscriptions forever. Any pong counts.
+    connect(m_socket.get(), &QWebSocket::pong, this, [this] { m_unansweredPings = 0; });
+    m_pingTimer.setInterval(m_context.pingIntervalMs);
+    connect(&m_pingTimer, &QTimer::timeout, this, &WsSession::onPingDue);
+    m_pingTimer.start();
     m_context.metrics->increment("buzz_ws_connections_total");
     send(ws::authFrame(m_handshake.challenge()));
+}
+
+void WsSession::onPingDue()
+{
+    if (m_unansweredPings >= m_context.maxUnansweredPings) {
+        m_context.metrics->increment(
+            ServerMetrics::labelled("buzz_ws_disconnects_total", "reason", "ping_timeout"));
+        m_pingTimer.stop();
+        m_socket->abort(); // emits disconnected → finished
+        return;
+    }
+    ++m_unansweredPings;
+    m_context.metrics->increment("buzz_ws_pings_total");
+    m_socket->ping();
 }
 
 WsSession::~WsSession()

@@ -7,6 +7,7 @@
 #include "relay/server/WsProtocol.h"
 
 #include <QObject>
+#include <QTimer>
 #include <QWebSocket>
 
 #include <memory>
@@ -54,6 +55,7 @@ private:
     RequestContext requestContext() const;
     void send(const std::string &frame);
     void sendEvent(const Subscription &subscription, const StoredEvent &stored);
+    void onPingDue();
 
     std::unique_ptr<QWebSocket> m_socket;
     std::string m_community;
@@ -62,6 +64,8 @@ private:
     std::unordered_map<std::string, std::shared_ptr<Subscription>> m_subscriptions;
     std::uint64_t m_nextGeneration = 1;
     bool m_finished = false;
+    QTimer m_pingTimer;
+    int m_unansweredPings = 0;
 };
 
 } // namespace buzz::relay

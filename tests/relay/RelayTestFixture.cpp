@@ -45,6 +45,8 @@ RelayTestFixture::RelayTestFixture(Options options)
     serverOptions.acceptDevPubkeyHeader = m_options.devPubkeyHeader;
     serverOptions.requireRelayMembership = m_options.requireRelayMembership;
     serverOptions.relayMembers = m_options.relayMembers;
+    serverOptions.pingIntervalMs = m_options.pingIntervalMs;
+    serverOptions.maxConnections = m_options.maxConnections;
     serverOptions.clock = [this] {
         return now();
     };

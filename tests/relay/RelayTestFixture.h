@@ -57,6 +57,8 @@ public:
         std::string relayUrl; // empty = ws://127.0.0.1:<port>
         bool systemClock = false; // true: wall clock instead of the fixed test clock
         bool autoStart = true;
+        int pingIntervalMs = 30000; // WebSocket liveness pings (reference §5.6)
+        int maxConnections = 10000;
     };
 
     RelayTestFixture();

@@ -23,3 +23,5 @@ buzz_add_qtest(NAME test_server_crash SOURCES "${_server_tests_dir}/test_server_
 if(TARGET buzz-mock-relay)
     add_dependencies(test_server_crash buzz-mock-relay)
 endif()
+buzz_add_qtest(NAME test_server_liveness SOURCES "${_server_tests_dir}/test_server_liveness.cpp"
+    LIBS buzz_relay_testkit TIMEOUT 60 LABELS relay)

@@ -55,6 +55,7 @@ private slots:
     void badMemberIsAOneLineError_data();
     void badMemberIsAOneLineError();
     void helpNamesTheNewOptions();
+    void maxConnections();
 };
 
 void TestServerConfig::gateOffByDefault()
@@ -175,6 +176,25 @@ void TestServerConfig::helpNamesTheNewOptions()
     QVERIFY(help.contains(QStringLiteral("BUZZ_REQUIRE_RELAY_MEMBERSHIP")));
     QVERIFY(help.contains(QStringLiteral("--relay-member <PUBKEY>")));
     QVERIFY(help.contains(QStringLiteral("BUZZ_RELAY_MEMBERS")));
+}
+
+void TestServerConfig::maxConnections()
+{
+    QCOMPARE(parse({})->config.maxConnections, 10000); // upstream's BUZZ_MAX_CONNECTIONS default
+    QCOMPARE(
+        parse({QStringLiteral("--max-connections"), QStringLiteral("5")})->config.maxConnections,
+        5);
+    QCOMPARE(parse({}, environmentWith(QStringLiteral("BUZZ_MAX_CONNECTIONS"), QStringLiteral("7")))
+                 ->config.maxConnections,
+             7);
+    QCOMPARE(parse({QStringLiteral("--max-connections"), QStringLiteral("9")},
+                   environmentWith(QStringLiteral("BUZZ_MAX_CONNECTIONS"), QStringLiteral("7")))
+                 ->config.maxConnections,
+             9); // the command line wins
+    const auto bad = parse({QStringLiteral("--max-connections"), QStringLiteral("many")});
+    QVERIFY(!bad.hasValue());
+    QVERIFY(bad.error().find("max-connections") != std::string::npos);
+    QVERIFY(RelayConfig::helpText().contains(QStringLiteral("BUZZ_MAX_CONNECTIONS")));
 }
 
 QTEST_GUILESS_MAIN(TestServerConfig)
