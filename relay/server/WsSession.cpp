@@ -97,7 +97,31 @@ RequestContext WsSession::requestContext() const
 
 void WsSession::send(const std::string &frame)
 {
+    m_outbound.queued(OutboundQueue::wireBytes(frame.size()));
     m_socket->sendTextMessage(QString::fromUtf8(frame.data(), qsizetype(frame.size())));
+}
+
+bool WsSession::sendLiveEvent(const Subscription &subscription, const StoredEvent &stored)
+{
+    if (m_finished)
+        return false;
+    const std::string frame = ws::eventFrame(subscription.id(), stored.json);
+    switch (
+        m_outbound.offerLive(OutboundQueue::wireBytes(frame.size()), m_socket->bytesToWrite())) {
+    case OutboundQueue::Verdict::Send:
+        m_socket->sendTextMessage(QString::fromUtf8(frame.data(), qsizetype(frame.size())));
+        return true;
+    case OutboundQueue::Verdict::Drop:
+        m_context.metrics->increment("buzz_ws_live_events_dropped_total");
+        return false;
+    case OutboundQueue::Verdict::Disconnect:
+        m_context.metrics->increment(
+            ServerMetrics::labelled("buzz_ws_disconnects_total", "reason", "slow_consumer"));
+        m_pingTimer.stop();
+        m_socket->abort(); // emits disconnected → finished
+        return false;
+    }
+    return false;
 }
 
 void WsSession::sendEvent(const Subscription &subscription, const StoredEvent &stored)
@@ -316,9 +340,10 @@ void WsSession::deliverLive(const std::shared_ptr<const StoredEvent> &stored)
             continue;
         if (subscription->isLoadingHistory()) {
             subscription->bufferWhileLoading(stored);
-        } else {
-            sendEvent(*subscription, *stored);
+        } else if (sendLiveEvent(*subscription, *stored)) {
             m_context.metrics->increment("buzz_ws_live_events_sent_total");
+        } else if (m_finished) {
+            return; // cut as a slow consumer
         }
     }
 }

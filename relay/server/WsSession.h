@@ -2,6 +2,7 @@
 
 #include "relay/RelayEngine.h"
 #include "relay/auth/Nip42Handshake.h"
+#include "relay/server/OutboundQueue.h"
 #include "relay/server/ServerContext.h"
 #include "relay/server/Subscription.h"
 #include "relay/server/WsProtocol.h"
@@ -55,6 +56,8 @@ private:
     RequestContext requestContext() const;
     void send(const std::string &frame);
     void sendEvent(const Subscription &subscription, const StoredEvent &stored);
+    // Live fan-out goes through the bounded send queue; false when the frame was not sent.
+    bool sendLiveEvent(const Subscription &subscription, const StoredEvent &stored);
     void onPingDue();
 
     std::unique_ptr<QWebSocket> m_socket;
@@ -65,6 +68,7 @@ private:
     std::uint64_t m_nextGeneration = 1;
     bool m_finished = false;
     QTimer m_pingTimer;
+    OutboundQueue m_outbound;
     int m_unansweredPings = 0;
 };
 

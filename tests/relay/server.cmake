@@ -25,3 +25,6 @@ if(TARGET buzz-mock-relay)
 endif()
 buzz_add_qtest(NAME test_server_liveness SOURCES "${_server_tests_dir}/test_server_liveness.cpp"
     LIBS buzz_relay_testkit TIMEOUT 60 LABELS relay)
+buzz_add_qtest(NAME test_server_outbound_queue
+    SOURCES "${_server_tests_dir}/test_server_outbound_queue.cpp" LIBS buzz_relay TIMEOUT 60
+    LABELS relay)

@@ -4,7 +4,11 @@
 
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureWsClient.h"
+#include "net/nostr/Nip42.h"
 
+#include <nlohmann/json.hpp>
+
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QtTest>
@@ -59,6 +63,47 @@ public:
     }
     QTcpSocket &socket() { return m_socket; }
 
+    // A client text frame (clients must mask; a zero key keeps the payload as is).
+    void sendText(const std::string &text)
+    {
+        QByteArray frame;
+        frame.append(char(0x81));
+        if (text.size() < 126) {
+            frame.append(char(0x80 | text.size()));
+        } else {
+            frame.append(char(0x80 | 126));
+            frame.append(char((text.size() >> 8) & 0xFF));
+            frame.append(char(text.size() & 0xFF));
+        }
+        frame.append(4, '\0');
+        frame.append(text.data(), qsizetype(text.size()));
+        m_socket.write(frame);
+    }
+    // Waits (running the event loop) until the received bytes contain `needle`.
+    bool waitFor(const QByteArray &needle, int timeoutMs = 5000)
+    {
+        QElapsedTimer timer;
+        timer.start();
+        while (!m_received.contains(needle)) {
+            QSignalSpy ready(&m_socket, &QTcpSocket::readyRead);
+            if (timer.elapsed() > timeoutMs || !ready.wait(timeoutMs))
+                return m_received.contains(needle);
+        }
+        return true;
+    }
+    // The AUTH challenge: the 64 hex characters after ["AUTH","
+    std::string challenge() const
+    {
+        const qsizetype at = m_received.indexOf("[\"AUTH\",\"");
+        return at < 0 ? std::string() : m_received.mid(at + 9, 64).toStdString();
+    }
+    // Stop reading: Qt keeps at most one byte, the kernel buffers fill, the relay's writes pile up.
+    void stopReading()
+    {
+        m_socket.disconnect();
+        m_socket.setReadBufferSize(1);
+    }
+
 private:
     QTcpSocket m_socket;
     QByteArray m_received;
@@ -101,6 +146,53 @@ private slots:
             std::uint64_t(0));
         client.sendReq("still-here", {"{\"kinds\":[1],\"limit\":1}"});
         QVERIFY(!client.waitForType("EOSE").is_null());
+    }
+
+    void peerThatStopsReadingIsCutAsASlowConsumer()
+    {
+        // Pings off the table (long interval): only the send bound may end this connection.
+        RelayTestFixture::Options options;
+        options.pingIntervalMs = 600000;
+        RelayTestFixture relay(options);
+        TestIdentity alice;
+        const std::string channel = relay.createChannel(alice, "firehose");
+        QVERIFY(!channel.empty());
+
+        SilentPeer peer;
+        QVERIFY(peer.open(relay.port()));
+        QVERIFY(peer.waitFor("[\"AUTH\""));
+        const auto auth = nostr::nip42::buildAuthEvent(alice.key, relay.relayUrl(),
+                                                       peer.challenge(), relay.now());
+        peer.sendText("[\"AUTH\"," + auth.toJson() + "]");
+        QVERIFY(peer.waitFor(QByteArray::fromStdString("[\"OK\",\"" + auth.id + "\",true")));
+        peer.sendText("[\"REQ\",\"live\",{\"kinds\":[9],\"#h\":[\"" + channel
+                      + "\"],\"limit\":1}]");
+        QVERIFY(peer.waitFor("[\"EOSE\",\"live\"]"));
+        peer.stopReading();
+
+        // Publish until the relay gives up on the peer (the kernel buffers absorb a few MB first).
+        const std::string filler(2000, 'x');
+        int published = 0;
+        const auto cut = [&] {
+            return relay.server().metrics().counter(
+                       "buzz_ws_disconnects_total{reason=\"slow_consumer\"}")
+                > 0;
+        };
+        QElapsedTimer timer;
+        timer.start();
+        while (!cut() && timer.elapsed() < 30000) {
+            for (int i = 0; i < 200; ++i, ++published)
+                relay.engine().ingest(alice.sign(9, relay.now(), {{"h", channel}},
+                                                 filler + std::to_string(published)),
+                                      RequestContext {"local", alice.pubkey(), Transport::Http});
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
+        QVERIFY2(cut(),
+                 qPrintable(QStringLiteral("still connected after %1 events").arg(published)));
+        QVERIFY(relay.server().metrics().counter("buzz_ws_live_events_dropped_total") >= 2);
+        // The relay let go of the connection (the peer, not reading, cannot notice by itself).
+        QTRY_COMPARE_WITH_TIMEOUT(relay.server().sessionCount(), std::size_t(0), 5000);
+        qInfo("cut after %d live events", published);
     }
 
     void connectionsBeyondTheCapAreClosedSilently()

@@ -1,0 +1,83 @@
+// The per-connection send bound of reference §5.6 (1 000 messages, three consecutive full live
+// sends ⇒ disconnect), reconciled against what the socket still has to write.
+
+#include "relay/server/OutboundQueue.h"
+
+#include <QTest>
+
+using buzz::relay::OutboundQueue;
+using Verdict = OutboundQueue::Verdict;
+
+class TestServerOutboundQueue : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void wireSizeIncludesTheFrameHeader()
+    {
+        QCOMPARE(OutboundQueue::wireBytes(0), std::size_t(2));
+        QCOMPARE(OutboundQueue::wireBytes(125), std::size_t(127));
+        QCOMPARE(OutboundQueue::wireBytes(126), std::size_t(130));
+        QCOMPARE(OutboundQueue::wireBytes(65535), std::size_t(65539));
+        QCOMPARE(OutboundQueue::wireBytes(65536), std::size_t(65546));
+    }
+
+    void aReadingPeerNeverHitsTheBound()
+    {
+        // The socket drains between sends (pendingBytes 0): thousands of live events all go out.
+        OutboundQueue queue(1000, 3);
+        for (int i = 0; i < 5000; ++i)
+            QCOMPARE(queue.offerLive(300, 0), Verdict::Send);
+        QCOMPARE(queue.waitingFrames(), std::size_t(1));
+    }
+
+    void aStalledPeerIsDroppedThenDisconnected()
+    {
+        OutboundQueue queue(1000, 3);
+        std::int64_t pending = 0;
+        for (int i = 0; i < 1000; ++i) {
+            QCOMPARE(queue.offerLive(300, pending), Verdict::Send);
+            pending += 300; // nothing is written: the peer stopped reading
+        }
+        QCOMPARE(queue.offerLive(300, pending), Verdict::Drop);
+        QCOMPARE(queue.offerLive(300, pending), Verdict::Drop);
+        QCOMPARE(queue.offerLive(300, pending), Verdict::Disconnect);
+    }
+
+    void drainingBetweenFullSendsResetsTheCount()
+    {
+        OutboundQueue queue(10, 3);
+        std::int64_t pending = 0;
+        for (int i = 0; i < 10; ++i) {
+            queue.offerLive(100, pending);
+            pending += 100;
+        }
+        QCOMPARE(queue.offerLive(100, pending), Verdict::Drop);
+        QCOMPARE(queue.offerLive(100, pending), Verdict::Drop);
+        pending -= 250; // the peer read two and a half frames: two are gone, room for two more
+        QCOMPARE(queue.offerLive(100, pending), Verdict::Send);
+        QCOMPARE(queue.waitingFrames(), std::size_t(9));
+        pending += 100;
+        QCOMPARE(queue.offerLive(100, pending), Verdict::Send);
+        QCOMPARE(queue.offerLive(100, pending + 100), Verdict::Drop); // full again: count restarts
+        QCOMPARE(queue.offerLive(100, pending + 100), Verdict::Drop);
+        QCOMPARE(queue.offerLive(100, pending + 100), Verdict::Disconnect);
+    }
+
+    void historyIsAlwaysQueuedButCountsTowardsTheBound()
+    {
+        // A REQ answer of 1 000 events is what the client asked for: never dropped. A live event
+        // arriving while all of it is still unwritten finds the queue full.
+        OutboundQueue queue(1000, 3);
+        std::int64_t pending = 0;
+        for (int i = 0; i < 1000; ++i) {
+            queue.queued(500);
+            pending += 500;
+        }
+        QCOMPARE(queue.offerLive(300, pending), Verdict::Drop);
+        QCOMPARE(queue.offerLive(300, 0), Verdict::Send); // written meanwhile: room again
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerOutboundQueue)
+#include "test_server_outbound_queue.moc"
