@@ -5,10 +5,12 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <mutex>
+#include <set>
 
 #include <sqlite3.h>
 
@@ -379,6 +381,39 @@ private slots:
             QCOMPARE(int(reopened.query(alice, "[{\"ids\":[\"" + firstId + "\"]}]").size()), 1);
         }
         QDir(dir).removeRecursively();
+    }
+
+    void searchIndexFromAnOlderVersionIsRebuiltOnOpen()
+    {
+        // A data directory written by index version 1 (a row per trigger, no queue): opening it
+        // rebuilds the index once, so old rows stay searchable and new ones are indexed too.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto old = alice.sign(9, h->now, {{"h", kChannelA}}, "zebracrossing before");
+        {
+            EngineHarness file(dir.path().toStdString());
+            QVERIFY(!file.createChannel(alice, kChannelA).empty());
+            QVERIFY(file.submit(alice, old).accepted());
+        }
+        {
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open((dir.path() + "/relay.sqlite3").toUtf8().constData(), &db),
+                     SQLITE_OK);
+            QCOMPARE(sqlite3_exec(db,
+                                  "DELETE FROM search_fts; UPDATE relay_meta SET value = '1' "
+                                  "WHERE key = 'search_index_version';",
+                                  nullptr, nullptr, nullptr),
+                     SQLITE_OK);
+            sqlite3_close(db);
+        }
+        EngineHarness reopened(dir.path().toStdString());
+        const auto fresh = alice.sign(9, reopened.now, {{"h", kChannelA}}, "zebracrossing after");
+        QVERIFY(reopened.submit(alice, fresh).accepted());
+        const auto hits = reopened.query(alice, "[{\"search\":\"zebracrossing\",\"kinds\":[9]}]");
+        std::set<std::string> ids;
+        for (const auto &hit : hits)
+            ids.insert(hit.event.id);
+        QCOMPARE(ids, (std::set<std::string> {old.id, fresh.id}));
     }
 
     void metricsCountOutcomes()
