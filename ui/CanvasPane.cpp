@@ -4,13 +4,13 @@
 #include "canvas/ProfileCache.h"
 #include "ui/CanvasDraftSession.h"
 #include "ui/CanvasEditor.h"
+#include "ui/CanvasHeader.h"
 #include "ui/ConflictDialog.h"
 #include "ui/NoticeBanner.h"
 #include "ui/UiFormat.h"
 
 #include <QDateTime>
 #include <QFontDatabase>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLoggingCategory>
 #include <QPlainTextEdit>
@@ -46,11 +46,7 @@ bool sortsAhead(const canvas::CanvasRevision &candidate,
 CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     : QWidget(parent)
     , m_services(services)
-    , m_title(new QLabel(this))
-    , m_info(new QLabel(this))
-    , m_editButton(new QPushButton(this))
-    , m_saveButton(new QPushButton(tr("Save canvas"), this))
-    , m_cancelButton(new QPushButton(tr("Cancel"), this))
+    , m_header(new CanvasHeader(this))
     , m_loadError(new NoticeBanner(QStringLiteral("loadErrorBanner"), this))
     , m_readOnly(new NoticeBanner(QStringLiteral("readOnlyNotice"), this))
     , m_saveNotice(new NoticeBanner(QStringLiteral("saveNotice"), this))
@@ -67,26 +63,9 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
 {
     setObjectName(QStringLiteral("canvasPane"));
 
-    m_title->setObjectName(QStringLiteral("channelTitleLabel"));
-    QFont titleFont = m_title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.35);
-    titleFont.setBold(true);
-    m_title->setFont(titleFont);
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_info->setObjectName(QStringLiteral("revisionInfoLabel"));
-    m_info->setAccessibleName(tr("Current revision"));
-    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_editButton->setObjectName(QStringLiteral("editButton"));
-    m_saveButton->setObjectName(QStringLiteral("saveButton"));
-    m_saveButton->setAccessibleName(tr("Save canvas"));
-    m_saveButton->setToolTip(tr("Save (Ctrl+S)"));
-    m_saveButton->setDefault(true);
-    m_cancelButton->setObjectName(QStringLiteral("cancelEditButton"));
-    m_cancelButton->setAccessibleName(tr("Cancel editing"));
-    m_cancelButton->setToolTip(tr("Stop editing (Esc)"));
-    connect(m_editButton, &QPushButton::clicked, this, &CanvasPane::startEditing);
-    connect(m_saveButton, &QPushButton::clicked, this, &CanvasPane::save);
-    connect(m_cancelButton, &QPushButton::clicked, this, &CanvasPane::cancel);
+    connect(m_header, &CanvasHeader::editClicked, this, &CanvasPane::startEditing);
+    connect(m_header, &CanvasHeader::saveClicked, this, &CanvasPane::save);
+    connect(m_header, &CanvasHeader::cancelClicked, this, &CanvasPane::cancel);
 
     m_loadError->addAction(QStringLiteral("Retry"), tr("&Retry"));
     connect(m_loadError->action(QStringLiteral("Retry")), &QPushButton::clicked, this,
@@ -123,7 +102,7 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
         if (m_lastOutcome->kind == Kind::OutcomeUnknown) {
             m_saving = true;
             setSaveState(tr("Saving…"));
-            updateButtons();
+            updateHeader();
             const QString text = m_editor->text();
             QCoro::connect(
                 m_services.canvas->resubmit(*m_lastOutcome), this,
@@ -196,20 +175,10 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     connect(m_drafts, &CanvasDraftSession::autosaveDue, this, &CanvasPane::autosaveNow);
     connect(m_editor, &CanvasEditor::textEdited, this, &CanvasPane::onEditorChanged);
 
-    auto *header = new QHBoxLayout;
-    auto *titles = new QVBoxLayout;
-    titles->setSpacing(2);
-    titles->addWidget(m_title);
-    titles->addWidget(m_info);
-    header->addLayout(titles, 1);
-    header->addWidget(m_editButton, 0, Qt::AlignBottom);
-    header->addWidget(m_cancelButton, 0, Qt::AlignBottom);
-    header->addWidget(m_saveButton, 0, Qt::AlignBottom);
-
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 8, 10, 8);
     layout->setSpacing(6);
-    layout->addLayout(header);
+    layout->addWidget(m_header);
     for (NoticeBanner *banner :
          {m_loadError, m_readOnly, m_liveChange, m_draftBanner, m_saveNotice, m_discardConfirm})
         layout->addWidget(banner);
@@ -229,7 +198,6 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
 
     m_stateLabel->setText(tr("Choose a channel to see its canvas."));
     updateHeader();
-    updateButtons();
 }
 
 CanvasPane::~CanvasPane()
@@ -292,7 +260,6 @@ void CanvasPane::updateChannel(const canvas::ChannelInfo &channel)
         return;
     m_channel = channel;
     updateHeader();
-    updateButtons();
 }
 
 void CanvasPane::reload()
@@ -310,7 +277,6 @@ void CanvasPane::loadHead()
         m_stack->setCurrentWidget(m_stateLabel);
     }
     updateHeader();
-    updateButtons();
     const quint64 generation = m_generation;
     QCoro::connect(
         m_services.canvas->head(m_channel.id, canvas::ReadIntent::Display), this,
@@ -331,7 +297,6 @@ void CanvasPane::onHeadLoaded(const client::Result<std::optional<canvas::CanvasR
         }
         showRelayError(result.error(), m_loadError);
         updateHeader();
-        updateButtons();
         emit relayProblem(result.error());
         emit canvasShown(m_channel.id);
         return;
@@ -394,33 +359,22 @@ void CanvasPane::render()
         m_stack->setCurrentWidget(m_stateLabel);
     }
     updateHeader();
-    updateButtons();
 }
 
 void CanvasPane::updateHeader()
 {
-    m_title->setText(m_channel.id.isEmpty() ? tr("Buzz Canvas")
-                                            : QStringLiteral("# ") + m_channel.name);
-    QString info;
-    if (m_channel.id.isEmpty()) {
-        info = tr("No channel open");
-    } else if (m_head) {
-        info = tr("Last edited by %1 · %2")
-                   .arg(authorName(m_head->author), UiFormat::revisionTime(m_head->createdAt));
-        if (m_editing) {
-            if (m_editBase && !m_editBase->hasId(m_head->eventId))
-                info += tr(" · you are editing an older revision (%1)")
-                            .arg(UiFormat::revisionTime(m_editBase->createdAt));
-            else
-                info += tr(" · editing");
-        }
-    } else if (m_headKnown) {
-        info = m_editing ? tr("New canvas · editing") : tr("No revisions yet");
-    } else if (m_loading) {
-        info = tr("Loading canvas…");
-    }
-    m_info->setText(info);
-    m_info->setToolTip(m_head ? tr("Revision %1").arg(m_head->eventId) : QString());
+    CanvasHeader::State state;
+    state.channelId = m_channel.id;
+    state.channelName = m_channel.name;
+    state.canEdit = m_channel.canEditCanvas();
+    state.head = m_head;
+    state.headAuthorName = m_head ? authorName(m_head->author) : QString();
+    state.editBase = m_editBase;
+    state.headKnown = m_headKnown;
+    state.loading = m_loading;
+    state.editing = m_editing;
+    state.saving = m_saving;
+    m_header->setState(state);
     updateReadOnlyNotice();
 }
 
@@ -445,25 +399,6 @@ void CanvasPane::updateReadOnlyNotice()
                                 NoticeBanner::Tone::Info);
         m_readOnly->setActionVisible(QStringLiteral("Join"), !m_channel.isPrivate);
     }
-}
-
-void CanvasPane::updateButtons()
-{
-    const bool open = !m_channel.id.isEmpty();
-    const bool canEdit = open && m_channel.canEditCanvas();
-    m_editButton->setVisible(!m_editing);
-    m_editButton->setText(m_head ? tr("Edit canvas") : tr("Create canvas"));
-    m_editButton->setAccessibleName(m_editButton->text());
-    m_editButton->setEnabled(canEdit && m_headKnown);
-    m_editButton->setToolTip(!canEdit ? tr("You can't edit this canvas.")
-                                 : !m_headKnown
-                                 ? tr("Waiting for the relay to say which revision is current.")
-                                 : tr("Edit (Ctrl+E)"));
-    m_saveButton->setVisible(m_editing);
-    m_cancelButton->setVisible(m_editing);
-    m_saveButton->setEnabled(m_editing && !m_saving && canEdit);
-    m_saveButton->setText(m_saving ? tr("Saving…") : tr("Save canvas"));
-    m_cancelButton->setEnabled(!m_saving);
 }
 
 void CanvasPane::toggleEditing()
@@ -505,7 +440,6 @@ void CanvasPane::enterEditing(const std::optional<canvas::CanvasRevision> &base,
     if (text != m_baseText)
         onEditorChanged();
     updateHeader();
-    updateButtons();
     emit editingChanged(true);
 }
 
@@ -520,7 +454,6 @@ void CanvasPane::leaveEditing()
     m_editor->setReadOnly(false);
     setSaveState({});
     updateHeader();
-    updateButtons();
     emit editingChanged(false);
 }
 
@@ -558,7 +491,7 @@ void CanvasPane::runSave(QString text)
     m_discardConfirm->hide();
     m_editor->setReadOnly(true); // what is on screen is exactly what is being saved
     setSaveState(tr("Saving…"));
-    updateButtons();
+    updateHeader();
     const quint64 generation = m_generation;
     QCoro::connect(m_services.canvas->save(m_channel.id, m_editBase, text), this,
                    [this, generation, text](canvas::SaveOutcome outcome) {
@@ -645,7 +578,7 @@ void CanvasPane::onSaveFinished(const canvas::SaveOutcome &outcome, const QStrin
         setSaveState(tr("Not saved"));
         break;
     }
-    updateButtons();
+    updateHeader();
     emit saveSettled(outcome);
 }
 
@@ -689,7 +622,6 @@ void CanvasPane::openMerge(const std::optional<canvas::CanvasRevision> &base,
                 if (theirs)
                     setHead(theirs);
                 updateHeader();
-                updateButtons();
                 if (saveAfter && resolution != ConflictDialog::Resolution::TakeTheirs
                     && result != m_baseText)
                     runSave(result);

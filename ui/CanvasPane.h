@@ -21,6 +21,7 @@ class QTimer;
 namespace buzz::ui {
 
 class CanvasDraftSession;
+class CanvasHeader;
 class CanvasEditor;
 class NoticeBanner;
 
@@ -80,7 +81,6 @@ private:
     void setHead(const std::optional<canvas::CanvasRevision> &head);
     void render();
     void updateHeader();
-    void updateButtons();
     void updateReadOnlyNotice();
     void enterEditing(const std::optional<canvas::CanvasRevision> &base, const QString &text);
     void leaveEditing();
@@ -118,11 +118,7 @@ private:
         m_ownRevisions; // ids we published: live echoes of them are not "changes by others"
     quint64 m_generation = 0;
 
-    QLabel *m_title;
-    QLabel *m_info;
-    QPushButton *m_editButton;
-    QPushButton *m_saveButton;
-    QPushButton *m_cancelButton;
+    CanvasHeader *m_header;
     NoticeBanner *m_loadError;
     NoticeBanner *m_readOnly;
     NoticeBanner *m_saveNotice;

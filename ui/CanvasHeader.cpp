@@ -1,0 +1,99 @@
+#include "ui/CanvasHeader.h"
+
+#include "ui/UiFormat.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace buzz::ui {
+
+CanvasHeader::CanvasHeader(QWidget *parent)
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_info(new QLabel(this))
+    , m_editButton(new QPushButton(this))
+    , m_saveButton(new QPushButton(tr("Save canvas"), this))
+    , m_cancelButton(new QPushButton(tr("Cancel"), this))
+{
+    setObjectName(QStringLiteral("canvasHeader"));
+    m_title->setObjectName(QStringLiteral("channelTitleLabel"));
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.35);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_info->setObjectName(QStringLiteral("revisionInfoLabel"));
+    m_info->setAccessibleName(tr("Current revision"));
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_editButton->setObjectName(QStringLiteral("editButton"));
+    m_saveButton->setObjectName(QStringLiteral("saveButton"));
+    m_saveButton->setAccessibleName(tr("Save canvas"));
+    m_saveButton->setToolTip(tr("Save (Ctrl+S)"));
+    m_saveButton->setDefault(true);
+    m_cancelButton->setObjectName(QStringLiteral("cancelEditButton"));
+    m_cancelButton->setAccessibleName(tr("Cancel editing"));
+    m_cancelButton->setToolTip(tr("Stop editing (Esc)"));
+    connect(m_editButton, &QPushButton::clicked, this, &CanvasHeader::editClicked);
+    connect(m_saveButton, &QPushButton::clicked, this, &CanvasHeader::saveClicked);
+    connect(m_cancelButton, &QPushButton::clicked, this, &CanvasHeader::cancelClicked);
+
+    auto *titles = new QVBoxLayout;
+    titles->setSpacing(2);
+    titles->addWidget(m_title);
+    titles->addWidget(m_info);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(titles, 1);
+    layout->addWidget(m_editButton, 0, Qt::AlignBottom);
+    layout->addWidget(m_cancelButton, 0, Qt::AlignBottom);
+    layout->addWidget(m_saveButton, 0, Qt::AlignBottom);
+    setState({});
+}
+
+QString CanvasHeader::revisionInfo(const State &state) const
+{
+    if (state.channelId.isEmpty())
+        return tr("No channel open");
+    if (state.head) {
+        QString info =
+            tr("Last edited by %1 · %2")
+                .arg(state.headAuthorName, UiFormat::revisionTime(state.head->createdAt));
+        if (!state.editing)
+            return info;
+        if (state.editBase && !state.editBase->hasId(state.head->eventId))
+            return info
+                + tr(" · you are editing an older revision (%1)")
+                      .arg(UiFormat::revisionTime(state.editBase->createdAt));
+        return info + tr(" · editing");
+    }
+    if (state.headKnown)
+        return state.editing ? tr("New canvas · editing") : tr("No revisions yet");
+    return state.loading ? tr("Loading canvas…") : QString();
+}
+
+void CanvasHeader::setState(const State &state)
+{
+    m_title->setText(state.channelId.isEmpty() ? tr("Buzz Canvas")
+                                               : QStringLiteral("# ") + state.channelName);
+    m_info->setText(revisionInfo(state));
+    m_info->setToolTip(state.head ? tr("Revision %1").arg(state.head->eventId) : QString());
+
+    const bool canEdit = !state.channelId.isEmpty() && state.canEdit;
+    m_editButton->setVisible(!state.editing);
+    m_editButton->setText(state.head ? tr("Edit canvas") : tr("Create canvas"));
+    m_editButton->setAccessibleName(m_editButton->text());
+    m_editButton->setEnabled(canEdit && state.headKnown);
+    m_editButton->setToolTip(!canEdit ? tr("You can't edit this canvas.")
+                                 : !state.headKnown
+                                 ? tr("Waiting for the relay to say which revision is current.")
+                                 : tr("Edit (Ctrl+E)"));
+    m_saveButton->setVisible(state.editing);
+    m_cancelButton->setVisible(state.editing);
+    m_saveButton->setEnabled(state.editing && !state.saving && canEdit);
+    m_saveButton->setText(state.saving ? tr("Saving…") : tr("Save canvas"));
+    m_cancelButton->setEnabled(!state.saving);
+}
+
+} // namespace buzz::ui
