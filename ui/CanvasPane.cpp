@@ -2,6 +2,7 @@
 
 #include "canvas/CanvasService.h"
 #include "canvas/ProfileCache.h"
+#include "ui/CanvasDisplay.h"
 #include "ui/CanvasDraftSession.h"
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasHeader.h"
@@ -10,13 +11,9 @@
 #include "ui/UiFormat.h"
 
 #include <QDateTime>
-#include <QFontDatabase>
-#include <QLabel>
-#include <QLoggingCategory>
 #include <QPlainTextEdit>
+#include <QLoggingCategory>
 #include <QPushButton>
-#include <QStackedWidget>
-#include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -53,13 +50,10 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     , m_liveChange(new NoticeBanner(QStringLiteral("liveChangeBanner"), this))
     , m_draftBanner(new NoticeBanner(QStringLiteral("draftBanner"), this))
     , m_discardConfirm(new NoticeBanner(QStringLiteral("discardConfirmBanner"), this))
-    , m_stack(new QStackedWidget(this))
-    , m_stateLabel(new QLabel(this))
-    , m_view(new QTextBrowser(this))
-    , m_editor(new CanvasEditor(this))
-    , m_sourceView(new QPlainTextEdit(this))
     , m_drafts(new CanvasDraftSession(services.drafts, services.draftRelayKey,
                                       services.draftCommunity, this))
+    , m_editor(new CanvasEditor(this))
+    , m_display(new CanvasDisplay(m_editor, this)) // after m_editor: it shows it as a page
 {
     setObjectName(QStringLiteral("canvasPane"));
 
@@ -156,22 +150,6 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
         m_editor->editor()->setFocus();
     });
 
-    m_stateLabel->setObjectName(QStringLiteral("canvasStateLabel"));
-    m_stateLabel->setAlignment(Qt::AlignCenter);
-    m_stateLabel->setWordWrap(true);
-    m_stateLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_view->setObjectName(QStringLiteral("canvasView"));
-    m_view->setAccessibleName(tr("Canvas"));
-    m_view->setOpenExternalLinks(true);
-    m_view->document()->setDocumentMargin(16);
-    m_stack->addWidget(m_stateLabel);
-    m_stack->addWidget(m_view);
-    m_stack->addWidget(m_editor);
-    m_sourceView->setObjectName(QStringLiteral("canvasSourceView"));
-    m_sourceView->setAccessibleName(tr("Canvas (Markdown source)"));
-    m_sourceView->setReadOnly(true);
-    m_sourceView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_stack->addWidget(m_sourceView);
     connect(m_drafts, &CanvasDraftSession::autosaveDue, this, &CanvasPane::autosaveNow);
     connect(m_editor, &CanvasEditor::textEdited, this, &CanvasPane::onEditorChanged);
 
@@ -182,7 +160,7 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     for (NoticeBanner *banner :
          {m_loadError, m_readOnly, m_liveChange, m_draftBanner, m_saveNotice, m_discardConfirm})
         layout->addWidget(banner);
-    layout->addWidget(m_stack, 1);
+    layout->addWidget(m_display, 1);
 
     connect(m_services.canvas, &canvas::CanvasService::canvasChanged, this,
             &CanvasPane::onLiveChange);
@@ -196,7 +174,7 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
                              .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
     });
 
-    m_stateLabel->setText(tr("Choose a channel to see its canvas."));
+    m_display->showState(tr("Choose a channel to see its canvas."));
     updateHeader();
 }
 
@@ -273,8 +251,7 @@ void CanvasPane::loadHead()
 {
     m_loading = true;
     if (!m_headKnown && !m_editing) {
-        m_stateLabel->setText(tr("Loading canvas…"));
-        m_stack->setCurrentWidget(m_stateLabel);
+        m_display->showState(tr("Loading canvas…"));
     }
     updateHeader();
     const quint64 generation = m_generation;
@@ -292,8 +269,7 @@ void CanvasPane::onHeadLoaded(const client::Result<std::optional<canvas::CanvasR
     if (!result) {
         // A failed refresh never unmounts what is shown or clears notices (postsnapshot §2.2).
         if (!m_headKnown && !m_editing) {
-            m_stateLabel->setText(result.error().shortText());
-            m_stack->setCurrentWidget(m_stateLabel);
+            m_display->showState(result.error().shortText());
         }
         showRelayError(result.error(), m_loadError);
         updateHeader();
@@ -345,18 +321,11 @@ void CanvasPane::adoptHead(const canvas::CanvasRevision &revision)
 void CanvasPane::render()
 {
     if (m_editing) {
-        m_stack->setCurrentWidget(m_editor);
-    } else if (m_head && m_head->content.size() > CanvasEditor::kRenderLimit) {
-        m_sourceView->setPlainText(m_head->content);
-        m_view->clear();
-        m_stack->setCurrentWidget(m_sourceView);
+        m_display->showEditor();
     } else if (m_head) {
-        m_sourceView->clear();
-        m_view->setMarkdown(m_head->content);
-        m_stack->setCurrentWidget(m_view);
+        m_display->showContent(m_head->content);
     } else if (m_headKnown) {
-        m_stateLabel->setText(tr("No canvas set for this channel."));
-        m_stack->setCurrentWidget(m_stateLabel);
+        m_display->showState(tr("No canvas set for this channel."));
     }
     updateHeader();
 }
@@ -434,7 +403,7 @@ void CanvasPane::enterEditing(const std::optional<canvas::CanvasRevision> &base,
     m_editor->loadText(text);
     m_loadingEditor = false;
     m_editor->setReadOnly(false);
-    m_stack->setCurrentWidget(m_editor);
+    m_display->showEditor();
     m_editor->editor()->setFocus();
     setSaveState(text == m_baseText ? QString() : tr("Unsaved changes"));
     if (text != m_baseText)

@@ -11,15 +11,9 @@
 
 #include <optional>
 
-class QLabel;
-class QPushButton;
-class QStackedWidget;
-class QTextBrowser;
-class QPlainTextEdit;
-class QTimer;
-
 namespace buzz::ui {
 
+class CanvasDisplay;
 class CanvasDraftSession;
 class CanvasHeader;
 class CanvasEditor;
@@ -125,12 +119,9 @@ private:
     NoticeBanner *m_liveChange;
     NoticeBanner *m_draftBanner;
     NoticeBanner *m_discardConfirm;
-    QStackedWidget *m_stack;
-    QLabel *m_stateLabel;
-    QTextBrowser *m_view;
-    QPlainTextEdit *m_sourceView; // large canvases: the Markdown source, laid out lazily
     CanvasDraftSession *m_drafts;
     CanvasEditor *m_editor;
+    CanvasDisplay *m_display;
 };
 
 } // namespace buzz::ui

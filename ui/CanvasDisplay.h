@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QStackedWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QTextBrowser;
+
+namespace buzz::ui {
+
+class CanvasEditor;
+
+// What the canvas area shows: a state line ("Loading canvas…", an error, "No canvas set"), the
+// rendered Markdown, the Markdown source for canvases too large to lay out quickly, or the editor.
+class CanvasDisplay : public QStackedWidget
+{
+    Q_OBJECT
+public:
+    CanvasDisplay(CanvasEditor *editor, QWidget *parent = nullptr);
+
+    void showState(const QString &text);
+    // Rendered Markdown, or the plain source above CanvasEditor::kRenderLimit (Qt's Markdown
+    // layout of a 250 KiB document takes seconds).
+    void showContent(const QString &markdown);
+    void showEditor();
+
+private:
+    QLabel *m_stateLabel;
+    QTextBrowser *m_view;
+    QPlainTextEdit *m_sourceView;
+    CanvasEditor *m_editor;
+};
+
+} // namespace buzz::ui
