@@ -2,6 +2,7 @@
 // strong ancestry verification) over loopback against the in-process relay, and the display head
 // read the canvas view uses. Prints p50/p99 against the targets (save p50 <= 5 ms, p99 <= 20 ms).
 
+#include "CanvasTestSupport.h"
 #include "RelayTestFixture.h"
 #include "canvas/CanvasService.h"
 #include "net/client/RelayConnection.h"
@@ -20,23 +21,9 @@
 #include <vector>
 
 using namespace buzz;
+using buzz::test::await;
 
 namespace {
-
-template<class T>
-T await(QCoro::Task<T> task)
-{
-    std::optional<T> result;
-    QEventLoop loop;
-    auto runner = [&]() -> QCoro::Task<> {
-        result.emplace(co_await std::move(task));
-        loop.quit();
-    };
-    auto running = runner();
-    if (!result)
-        loop.exec();
-    return std::move(*result);
-}
 
 struct Stats
 {
