@@ -93,22 +93,31 @@ bool RelayEmitter::emitAllDiscovery(store::Database::WriteTransaction &tx,
         && emitMembers(tx, channel, now, emitted);
 }
 
+bool RelayEmitter::storeRegular(store::Database::WriteTransaction &tx, nostr::Event event,
+                                const std::string &community,
+                                const std::optional<std::string> &channel, std::int64_t now,
+                                std::vector<StoredEvent> &emitted)
+{
+    StoredEvent stored;
+    stored.event = std::move(event);
+    stored.json = stored.event.toJson();
+    stored.community = community;
+    stored.channel = channel;
+    const auto outcome = tx.rows().insertEvent(stored, std::nullopt, now, std::nullopt);
+    if (outcome == store::RowWriter::InsertOutcome::Failed)
+        return false;
+    // An identical event in the same second already exists: nothing new to announce.
+    if (outcome == store::RowWriter::InsertOutcome::Inserted)
+        emitted.push_back(std::move(stored));
+    return true;
+}
+
 bool RelayEmitter::emitSystemMessage(store::Database::WriteTransaction &tx,
                                      const model::Channel &channel, const nlohmann::json &content,
                                      std::int64_t now, std::vector<StoredEvent> &emitted)
 {
-    StoredEvent stored;
-    stored.event = sign(40099, now, {{"h", channel.uuid}}, content.dump());
-    stored.json = stored.event.toJson();
-    stored.community = channel.community;
-    stored.channel = channel.uuid;
-    const auto outcome = tx.rows().insertEvent(stored, std::nullopt, now, std::nullopt);
-    if (outcome == store::RowWriter::InsertOutcome::Failed)
-        return false;
-    // An identical message in the same second already exists: nothing new to announce.
-    if (outcome == store::RowWriter::InsertOutcome::Inserted)
-        emitted.push_back(std::move(stored));
-    return true;
+    return storeRegular(tx, sign(40099, now, {{"h", channel.uuid}}, content.dump()),
+                        channel.community, channel.uuid, now, emitted);
 }
 
 bool RelayEmitter::emitMembershipNotification(store::Database::WriteTransaction &tx,
@@ -120,18 +129,10 @@ bool RelayEmitter::emitMembershipNotification(store::Database::WriteTransaction 
     const nlohmann::json content = {{"type", added ? "member_added" : "member_removed"},
                                     {"channel_id", channel.uuid},
                                     {"actor", actor}};
-    StoredEvent stored;
-    stored.event =
-        sign(added ? 44100 : 44101, now, {{"p", target}, {"h", channel.uuid}}, content.dump());
-    stored.json = stored.event.toJson();
-    stored.community = channel.community;
     // Global (no channel): the p-gate, not channel access, decides who reads it.
-    const auto outcome = tx.rows().insertEvent(stored, std::nullopt, now, std::nullopt);
-    if (outcome == store::RowWriter::InsertOutcome::Failed)
-        return false;
-    if (outcome == store::RowWriter::InsertOutcome::Inserted)
-        emitted.push_back(std::move(stored));
-    return true;
+    return storeRegular(
+        tx, sign(added ? 44100 : 44101, now, {{"p", target}, {"h", channel.uuid}}, content.dump()),
+        channel.community, std::nullopt, now, emitted);
 }
 
 } // namespace buzz::relay::ingest

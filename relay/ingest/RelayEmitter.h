@@ -8,6 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,10 @@ public:
                       std::string content) const;
 
 private:
+    // Stores one relay-signed, non-addressable event (40099, 44100/44101).
+    bool storeRegular(store::Database::WriteTransaction &tx, nostr::Event event,
+                      const std::string &community, const std::optional<std::string> &channel,
+                      std::int64_t now, std::vector<StoredEvent> &emitted);
     // Parameterised-replaceable store: created_at = max(now, previous + 1), previous soft-deleted.
     bool storeAddressable(store::Database::WriteTransaction &tx, const model::Channel &channel,
                           int kind, nostr::Tags tags, std::int64_t now,
