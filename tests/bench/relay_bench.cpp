@@ -1,7 +1,8 @@
 // relay_bench (not a test): prints BENCH lines (tests/bench/README.md).
 //  1. single-core bare verify rate (Event::verify on pre-signed events), the anchor;
 //  2. ingest events/s over WebSocket, 4 connections, against a buzz-mock-relay process (in-memory
-//     store, every event signature-verified by the relay), and its ratio to (1);
+//     store, every event signature-verified by the relay), and its ratio to (1): once with the lean
+//     load client (the figure against the target) and once with the tests' QWebSocket client;
 //  3. /query latency p50/p99 (NIP-98 signed requests) for a canvas head read
 //     ({"kinds":[40100],"#h":[ch],"limit":1}) and a 100-row history page, at 10k and 200k events.
 
@@ -9,6 +10,7 @@
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"
 #include "RelayTestFixtureWsClient.h"
+#include "WsLoadClient.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -23,6 +25,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
+#include <thread>
 
 using namespace buzz;
 using namespace buzz::relay;
@@ -84,15 +87,75 @@ double metricValue(quint16 port, const QByteArray &name)
     return 0;
 }
 
-double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnection)
+quint16 startBenchRelay(QProcess &relay)
 {
-    QProcess relay;
     // BUZZ_BENCH_RELAY_WRAPPER (e.g. "perf record -g -o relay.perf --") runs the relay under a
     // tool.
     QStringList command =
         QString::fromLocal8Bit(qgetenv("BUZZ_BENCH_RELAY_WRAPPER")).split(u' ', Qt::SkipEmptyParts);
     command << QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
-    const quint16 port = startRelayProcess(relay, command);
+    return startRelayProcess(relay, command);
+}
+
+void printGroupSize(quint16 port, const char *name)
+{
+    const double groups = metricValue(port, "buzz_commit_groups_total");
+    const double members = metricValue(port, "buzz_commit_group_members_total");
+    printBench(name, groups > 0 ? members / groups : 0, "events", "-", nullptr, 0, 0);
+}
+
+// Keep a window of events in flight per connection, like a busy client.
+constexpr int kWindow = 64;
+
+// The measured figure: the lean client (WsLoadClient, one blocking thread per connection) frames
+// every event before the clock starts, so as much of the two cores as possible goes to the relay.
+double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnection)
+{
+    QProcess relay;
+    const quint16 port = startBenchRelay(relay);
+    if (port == 0)
+        return 0;
+    const std::string url = "ws://127.0.0.1:" + std::to_string(port);
+    const std::int64_t now = QDateTime::currentSecsSinceEpoch();
+    std::vector<std::unique_ptr<bench::WsLoadClient>> clients;
+    for (std::size_t c = 0; c < identities.size(); ++c) {
+        clients.push_back(std::make_unique<bench::WsLoadClient>(port));
+        if (!clients.back()->connectAndAuthenticate(identities[c].key, url, now))
+            return 0;
+        clients.back()->prepare(
+            signNotes(identities[c], perConnection, now, "ws" + std::to_string(c)));
+    }
+    QElapsedTimer timer;
+    timer.start();
+    std::vector<std::thread> threads;
+    for (auto &client : clients)
+        threads.emplace_back([&client] { client->run(kWindow, 300000); });
+    for (auto &thread : threads)
+        thread.join();
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    int acknowledged = 0, rejected = 0;
+    bool failed = false;
+    for (const auto &client : clients) {
+        acknowledged += client->acknowledged();
+        rejected += client->rejected();
+        failed = failed || client->failed();
+    }
+    if (rejected || failed)
+        std::fprintf(stderr, "relay_bench: %d events rejected%s\n", rejected,
+                     failed ? ", a connection failed" : "");
+    printGroupSize(port, "relay_ws_ingest_events_per_commit");
+    clients.clear();
+    relay.terminate();
+    relay.waitForFinished(10000);
+    return double(acknowledged) / seconds;
+}
+
+// For comparison: the tests' QWebSocket client, which serialises each event and parses each OK
+// while the clock runs, on the same two cores as the relay.
+double wsIngestRateQtClient(const std::vector<TestIdentity> &identities, int perConnection)
+{
+    QProcess relay;
+    const quint16 port = startBenchRelay(relay);
     if (port == 0)
         return 0;
     const std::string url = "ws://127.0.0.1:" + std::to_string(port);
@@ -101,14 +164,12 @@ double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnecti
     std::vector<std::vector<nostr::Event>> batches;
     std::vector<std::unique_ptr<WsTestClient>> clients;
     for (std::size_t c = 0; c < identities.size(); ++c) {
-        batches.push_back(signNotes(identities[c], perConnection, now, "ws" + std::to_string(c)));
+        batches.push_back(signNotes(identities[c], perConnection, now, "qt" + std::to_string(c)));
         clients.push_back(std::make_unique<WsTestClient>(QUrl(QString::fromStdString(url))));
         if (!clients.back()->connectAndAuthenticate(identities[c].key, url, now))
             return 0;
     }
-    // Keep a window of events in flight per connection, like a busy client.
-    constexpr int kWindow = 64;
-    std::vector<int> sent(clients.size(), 0), acked(clients.size(), 0);
+    std::vector<int> sent(clients.size(), 0);
     int totalAcked = 0, rejected = 0;
     const int total = perConnection * int(clients.size());
     QElapsedTimer timer;
@@ -119,7 +180,6 @@ double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnecti
                 const auto ok = clients[c]->waitForType("OK", 0);
                 if (ok.is_null())
                     break;
-                ++acked[c];
                 ++totalAcked;
                 if (ok[2] != true)
                     ++rejected;
@@ -130,17 +190,11 @@ double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnecti
         for (; sent[c] < std::min(kWindow, perConnection); ++sent[c])
             clients[c]->sendEvent(batches[c][std::size_t(sent[c])]);
     }
-    QElapsedTimer guard;
-    guard.start();
-    while (totalAcked < total && guard.elapsed() < 300000)
+    while (totalAcked < total && timer.elapsed() < 300000)
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
     if (rejected)
         std::fprintf(stderr, "relay_bench: %d events rejected\n", rejected);
-    const double groups = metricValue(port, "buzz_commit_groups_total");
-    const double members = metricValue(port, "buzz_commit_group_members_total");
-    printBench("relay_ws_ingest_events_per_commit", groups > 0 ? members / groups : 0, "events",
-               "-", nullptr, 0, 0);
     clients.clear();
     relay.terminate();
     relay.waitForFinished(10000);
@@ -190,6 +244,26 @@ void fillStore(RelayTestFixture &relay, const TestIdentity &owner,
     });
 }
 
+// The store's share: the same notes ingested in process on one thread (verify + checks + one
+// transaction each, no network, no group commit), to set against the WebSocket figure.
+double engineIngestRate(const TestIdentity &writer, int count)
+{
+    RelayTestFixture::Options options;
+    options.systemClock = true;
+    RelayTestFixture relay(options);
+    const auto events = signNotes(writer, count, relay.now(), "engine");
+    const RequestContext context {RelayServer::kDefaultCommunity, writer.pubkey(), Transport::Http};
+    QElapsedTimer timer;
+    timer.start();
+    int accepted = 0;
+    for (const auto &event : events)
+        accepted += relay.engine().ingest(event, context).accepted() ? 1 : 0;
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    if (accepted != count)
+        std::fprintf(stderr, "relay_bench: %d engine ingests refused\n", count - accepted);
+    return double(count) / seconds;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -206,11 +280,17 @@ int main(int argc, char *argv[])
     // --ingest-only: just the anchor and the WebSocket ingest figure (for profiling the relay).
     const bool ingestOnly = app.arguments().contains(QStringLiteral("--ingest-only"));
     const std::vector<TestIdentity> writers(4);
+    const double engine = engineIngestRate(writers.front(), 5000);
+    printBench("relay_engine_ingest_1thread", engine, "events/s", "-", "verify_single_core",
+               verifyRate, engine / verifyRate);
     const double ingest = wsIngestRate(writers, 5000);
     printBench("relay_ws_ingest_4conn", ingest, "events/s", ">= 0.6x verify", "verify_single_core",
                verifyRate, ingest / verifyRate);
     if (ingestOnly)
         return 0;
+    const double ingestQt = wsIngestRateQtClient(writers, 5000);
+    printBench("relay_ws_ingest_4conn_qt_client", ingestQt, "events/s", "-", "verify_single_core",
+               verifyRate, ingestQt / verifyRate);
 
     RelayTestFixture::Options options;
     options.systemClock = true;
