@@ -13,6 +13,9 @@ namespace buzz::relay::search {
 
 SearchPool::Result SearchPool::runOnWriter(const Work &work)
 {
+    // The writer indexes in batches: rows it has committed but not yet indexed are indexed first.
+    if (!m_database.flushSearchBacklog())
+        return {Outcome::Failed, "writer"};
     store::ReadLease lease = m_database.writerPoolLease("search");
     if (!lease)
         return {Outcome::Failed, "writer"};

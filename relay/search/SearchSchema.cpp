@@ -34,10 +34,10 @@ std::string bodyExpression(const char *row)
 
 std::string schemaSql()
 {
-    // FTS5 flushes its pending terms to new index segments at every SAVEPOINT, and the writer runs
-    // each ingest under its own savepoint (group commit): indexing inside the savepoint would
-    // write a segment per event. So an insert only queues its rowid (a rolled-back savepoint takes
-    // its queue entries with it) and flushPending indexes the queue once, just before COMMIT.
+    // FTS5 flushes its pending terms to new index segments at every SAVEPOINT and COMMIT, and the
+    // writer runs each ingest under its own savepoint (group commit): indexing inside the savepoint
+    // would write a segment per event. So an insert only queues its rowid (a rolled-back savepoint
+    // takes its queue entries with it) and flushPending indexes the queue in one go.
     return std::string(R"SQL(
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
     body, id UNINDEXED, created_at UNINDEXED, community UNINDEXED, channel UNINDEXED,
@@ -96,6 +96,14 @@ bool SearchSchema::flushPending(store::SqliteConnection &connection)
     auto index = connection.prepare(indexPendingSql());
     auto clear = connection.prepare("DELETE FROM search_pending");
     return index.valid() && clear.valid() && index.run() && clear.run();
+}
+
+std::int64_t SearchSchema::pendingCount(store::SqliteConnection &connection)
+{
+    auto count = connection.prepare("SELECT count(*) FROM search_pending");
+    if (!count.valid() || !count.step())
+        return -1;
+    return count.int64(0);
 }
 
 bool SearchSchema::apply(store::SqliteConnection &connection)

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+
+#include <cstdint>
 #include <string_view>
 
 namespace buzz::relay::store {
@@ -10,11 +12,12 @@ class SqliteConnection;
 namespace buzz::relay::search {
 
 // The NIP-50 full-text index (SQLite FTS5) of one database. Triggers on `events` queue each
-// searchable insert and flushPending indexes the queue before the transaction commits, so the
-// index is always in the same transaction as the row change, so on the writer it commits atomically
-// with the change and its commit-log record, and on a replica it is rebuilt exactly by replaying
-// that log (every replayed insert and soft delete fires the same triggers). A lagging replica
-// therefore has a lagging but self-consistent index, and search can be served there.
+// searchable insert (search_pending, in the row's own transaction) and flushPending indexes the
+// queue. A replica flushes before each replayed batch commits, so its index is rebuilt exactly by
+// replaying the commit log (every replayed insert and soft delete fires the same triggers): a
+// lagging replica has a lagging but self-consistent index, and search can be served there. The
+// writer flushes in batches (store::Database) and always before a full-text read of its own, so
+// no search on the writer misses a committed row.
 class SearchSchema
 {
 public:
@@ -25,9 +28,10 @@ public:
     // Creates the table and triggers if missing and indexes rows that predate them (a writer
     // database created before search existed). Idempotent.
     static bool apply(store::SqliteConnection &connection);
-    // Indexes the rows queued by this transaction's inserts. Every transaction that may insert
-    // events runs it just before COMMIT (store::Schema::beforeCommit); cheap when nothing queued.
+    // Indexes every queued row and empties the queue; cheap when nothing is queued.
     static bool flushPending(store::SqliteConnection &connection);
+    // Rows queued and not yet indexed (-1 on error).
+    static std::int64_t pendingCount(store::SqliteConnection &connection);
 
     // Kinds whose text is searchable: profiles (kind 0, names flattened to words), notes,
     // messages, edits, forum posts/comments and canvases.

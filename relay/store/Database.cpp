@@ -1,9 +1,11 @@
 #include "relay/store/Database.h"
 
+#include "relay/search/SearchSchema.h"
 #include "relay/store/Schema.h"
 
 #include <QLoggingCategory>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 
@@ -61,8 +63,10 @@ bool Database::WriteTransaction::commit(std::int64_t committedAtMs)
     }
     const bool released = m_scope == Scope::Savepoint
         ? m_connection->exec("RELEASE member")
-        : Schema::beforeCommit(*m_connection) && m_connection->exec("COMMIT");
+        : m_database.indexSearchBeforeCommit(committedAtMs, false) && m_connection->exec("COMMIT");
     if (!released) {
+        if (m_scope == Scope::Transaction)
+            m_database.m_searchBacklog.store(true); // a rollback may bring queued rows back
         rollback();
         return false;
     }
@@ -139,6 +143,44 @@ Database::GroupOutcome Database::writeInGroup(const std::string &community, std:
     return self.outcome;
 }
 
+bool Database::indexSearchBeforeCommit(std::int64_t nowMs, bool force)
+{
+    const std::int64_t pending = search::SearchSchema::pendingCount(*m_writer);
+    if (pending < 0)
+        return false;
+    if (pending > 0 && !force) {
+        if (m_searchBacklogSinceMs == 0)
+            m_searchBacklogSinceMs = std::max<std::int64_t>(nowMs, 1);
+        if (pending < kSearchBatchRows && nowMs - m_searchBacklogSinceMs < kSearchBatchMs) {
+            m_searchBacklog.store(true);
+            return true;
+        }
+    }
+    if (pending > 0 && !search::SearchSchema::flushPending(*m_writer))
+        return false;
+    m_searchBacklogSinceMs = 0;
+    m_searchBacklog.store(false);
+    return true;
+}
+
+bool Database::flushSearchBacklog()
+{
+    if (!m_searchBacklog.load())
+        return true;
+    // No commit-log record and no row change: nothing a replica or a fence needs to know about.
+    std::lock_guard writer(m_writerMutex);
+    if (!m_searchBacklog.load())
+        return true;
+    if (!m_writer->exec("BEGIN IMMEDIATE"))
+        return false;
+    if (!indexSearchBeforeCommit(0, true) || !m_writer->exec("COMMIT")) {
+        m_searchBacklog.store(true);
+        m_writer->exec("ROLLBACK");
+        return false;
+    }
+    return true;
+}
+
 std::size_t Database::queuedWrites() const
 {
     std::lock_guard lock(m_groupMutex);
@@ -188,7 +230,8 @@ void Database::runGroup(const std::vector<GroupMember *> &members)
         member->outcome =
             transaction.m_released ? GroupOutcome::Committed : GroupOutcome::Discarded;
     }
-    if (!Schema::beforeCommit(*m_writer) || !m_writer->exec("COMMIT")) {
+    if (!indexSearchBeforeCommit(members.back()->nowMs, false) || !m_writer->exec("COMMIT")) {
+        m_searchBacklog.store(true); // a rollback may bring queued rows back
         m_writer->exec("ROLLBACK");
         for (GroupMember *member : members)
             member->outcome = GroupOutcome::Failed;
@@ -232,6 +275,8 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
         error = "schema: " + database->m_writer->lastError();
         return nullptr;
     }
+    // Rows queued for the search index by an earlier run are indexed by the next search or batch.
+    database->m_searchBacklog.store(search::SearchSchema::pendingCount(*database->m_writer) != 0);
     auto lastLsn = database->m_writer->prepare("SELECT COALESCE(MAX(lsn), 0) FROM commit_log");
     if (lastLsn.step())
         database->m_lastLsn.store(lastLsn.int64(0));

@@ -108,6 +108,13 @@ public:
                 m_members.load(std::memory_order_relaxed)};
     }
 
+    // The writer's search index is brought up to date in batches, not at every commit (indexing a
+    // few rows per transaction cost a third of the ingest time: FTS5 writes a segment per flush).
+    // A full-text read on the writer calls this first, so it still sees every committed row.
+    bool flushSearchBacklog();
+    static constexpr std::int64_t kSearchBatchRows = 256;
+    static constexpr std::int64_t kSearchBatchMs = 250;
+
     std::int64_t lastLsn() const;
     bool inMemory() const { return m_inMemory; }
     // Oldest open write transaction start, if one is open (the routing issue's fence input).
@@ -133,6 +140,13 @@ private:
     std::deque<GroupMember *> m_groupQueue;
     std::atomic<std::uint64_t> m_groups {0};
     std::atomic<std::uint64_t> m_members {0};
+
+    // Before each writer COMMIT: indexes the queued searchable rows once there are enough of them
+    // or the oldest has waited long enough (or `force`); false on an SQLite error.
+    bool indexSearchBeforeCommit(std::int64_t nowMs, bool force);
+    std::int64_t m_searchBacklogSinceMs = 0; // under m_writerMutex; 0 = nothing deferred
+    // Rows may be queued and unindexed (a hint read without the writer lock; set conservatively).
+    std::atomic<bool> m_searchBacklog {false};
 
     std::atomic<std::int64_t> m_lastLsn {0};
     // Start times of write transactions begun and not yet finished, including those still waiting

@@ -9,7 +9,8 @@ class Schema
 {
 public:
     static bool apply(SqliteConnection &connection);
-    // Work every write transaction must do just before its COMMIT (the search index flush).
+    // Work a replica's replay transaction does just before its COMMIT (the search index flush);
+    // the writer batches that flush itself (Database).
     static bool beforeCommit(SqliteConnection &connection);
     static constexpr int kVersion = 1;
 };

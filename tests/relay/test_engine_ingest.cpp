@@ -3,6 +3,8 @@
 
 #include "test_engine_support.h"
 
+#include "relay/store/Database.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QTemporaryDir>
@@ -414,6 +416,71 @@ private slots:
         for (const auto &hit : hits)
             ids.insert(hit.event.id);
         QCOMPARE(ids, (std::set<std::string> {old.id, fresh.id}));
+    }
+
+    void searchFindsEveryCommittedRowWhileTheWriterIndexesInBatches()
+    {
+        // The writer indexes searchable rows in batches; a search on the writer must still find
+        // every row that was acknowledged, also after a restart with rows still queued.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.path().toStdString() + "/relay.sqlite3";
+        const auto queued = [&] {
+            sqlite3 *db = nullptr;
+            sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+            sqlite3_stmt *count = nullptr;
+            sqlite3_prepare_v2(db, "SELECT count(*) FROM search_pending", -1, &count, nullptr);
+            const int rows = sqlite3_step(count) == SQLITE_ROW ? sqlite3_column_int(count, 0) : -1;
+            sqlite3_finalize(count);
+            sqlite3_close(db);
+            return rows;
+        };
+        const auto found = [](EngineHarness &relay, const Identity &who, const char *word) {
+            return relay
+                .query(who,
+                       std::string("[{\"search\":\"") + word + "\",\"kinds\":[9],\"limit\":1000}]")
+                .size();
+        };
+        {
+            EngineHarness file(dir.path().toStdString());
+            QVERIFY(!file.createChannel(alice, kChannelA).empty());
+            for (int i = 0; i < 10; ++i)
+                QVERIFY(file.submit(alice,
+                                    alice.sign(9, file.now, {{"h", kChannelA}},
+                                               "quokka " + std::to_string(i)))
+                            .accepted());
+            QCOMPARE(queued(), 10); // deferred: a batch is not full yet
+            QCOMPARE(found(file, alice, "quokka"), std::size_t(10));
+            QCOMPARE(queued(), 0); // the search indexed them first
+
+            // A full batch is indexed by the write that fills it.
+            const int batch = int(store::Database::kSearchBatchRows);
+            for (int i = 0; i < batch; ++i)
+                QVERIFY(file.submit(alice,
+                                    alice.sign(9, file.now, {{"h", kChannelA}},
+                                               "wombat " + std::to_string(i)))
+                            .accepted());
+            QVERIFY(queued() < batch);
+            // So is a batch whose oldest row has waited long enough.
+            QVERIFY(file.submit(alice, alice.sign(9, file.now, {{"h", kChannelA}}, "numbat one"))
+                        .accepted());
+            QVERIFY(queued() > 0);
+            file.now += (store::Database::kSearchBatchMs + 999) / 1000;
+            QVERIFY(file.submit(alice, alice.sign(9, file.now, {{"h", kChannelA}}, "numbat two"))
+                        .accepted());
+            QCOMPARE(queued(), 0);
+
+            for (int i = 0; i < 3; ++i)
+                QVERIFY(file.submit(alice,
+                                    alice.sign(9, file.now, {{"h", kChannelA}},
+                                               "bilby " + std::to_string(i)))
+                            .accepted());
+            QCOMPARE(queued(), 3); // still queued when this relay stops
+        }
+        EngineHarness reopened(dir.path().toStdString());
+        QCOMPARE(found(reopened, alice, "bilby"), std::size_t(3));
+        QCOMPARE(found(reopened, alice, "wombat"), std::size_t(store::Database::kSearchBatchRows));
+        QCOMPARE(found(reopened, alice, "numbat"), std::size_t(2));
     }
 
     void metricsCountOutcomes()
