@@ -32,6 +32,16 @@ std::string bodyExpression(const char *row)
         + " || ' ' || " + field("nip05") + " ELSE " + r + ".content END";
 }
 
+// `kind = 0 OR kind = 1 OR …` rather than `kind IN (0, 1, …)`: SQLite builds a temporary b-tree
+// for an IN list of more than two values every time the trigger fires (about 5 µs per insert).
+std::string indexedKindTest(const char *column)
+{
+    std::string test;
+    for (const int kind : kIndexedKinds)
+        test += (test.empty() ? "" : " OR ") + std::string(column) + " = " + std::to_string(kind);
+    return test;
+}
+
 std::string schemaSql()
 {
     // FTS5 flushes its pending terms to new index segments at every SAVEPOINT and COMMIT, and the
@@ -44,9 +54,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
     kind UNINDEXED, pubkey UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
 CREATE TABLE IF NOT EXISTS search_pending (event_rowid INTEGER PRIMARY KEY);
 DROP TRIGGER IF EXISTS search_fts_on_insert;
-CREATE TRIGGER IF NOT EXISTS search_pending_on_insert AFTER INSERT ON events
-WHEN new.kind IN )SQL")
-        + kIndexedKindList + R"SQL( AND new.deleted_at IS NULL BEGIN
+DROP TRIGGER IF EXISTS search_pending_on_insert;
+CREATE TRIGGER search_pending_on_insert AFTER INSERT ON events
+WHEN ()SQL")
+        + indexedKindTest("new.kind") + R"SQL() AND new.deleted_at IS NULL BEGIN
     INSERT OR IGNORE INTO search_pending (event_rowid) VALUES (new.rowid);
 END;
 DROP TRIGGER IF EXISTS search_fts_on_soft_delete;

@@ -62,7 +62,7 @@ bool Database::WriteTransaction::commit(std::int64_t committedAtMs)
         return false;
     }
     const bool released = m_scope == Scope::Savepoint
-        ? m_connection->exec("RELEASE member")
+        ? m_connection->execCached("RELEASE member")
         : m_database.indexSearchBeforeCommit(committedAtMs, false) && m_connection->exec("COMMIT");
     if (!released) {
         if (m_scope == Scope::Transaction)
@@ -88,8 +88,8 @@ void Database::WriteTransaction::rollback()
 {
     if (m_open) {
         if (m_scope == Scope::Savepoint) {
-            m_connection->exec("ROLLBACK TO member");
-            m_connection->exec("RELEASE member");
+            m_connection->execCached("ROLLBACK TO member");
+            m_connection->execCached("RELEASE member");
         } else {
             m_connection->exec("ROLLBACK");
             m_database.forgetWriteStart(m_startedAtMs);
@@ -204,7 +204,7 @@ void Database::runGroup(const std::vector<GroupMember *> &members)
     for (GroupMember *member : members) {
         WriteTransaction transaction(*this, {}, member->community, member->nowMs,
                                      WriteTransaction::Scope::Savepoint);
-        if (!m_writer->exec("SAVEPOINT member"))
+        if (!m_writer->execCached("SAVEPOINT member"))
             break;
         transaction.m_open = true;
         try {

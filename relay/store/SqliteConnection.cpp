@@ -177,6 +177,18 @@ bool SqliteConnection::exec(const char *sql)
     return true;
 }
 
+bool SqliteConnection::execCached(const std::string &sql)
+{
+    auto statement = prepare(sql);
+    if (!statement.valid())
+        return false;
+    if (!statement.run()) {
+        qCWarning(lcStore) << "exec failed:" << sqlite3_errmsg(m_db);
+        return false;
+    }
+    return true;
+}
+
 std::string SqliteConnection::lastError() const
 {
     return sqlite3_errmsg(m_db);

@@ -79,6 +79,8 @@ public:
     // A cached prepared statement; invalid (valid() == false) when the SQL does not compile.
     Statement prepare(const std::string &sql);
     bool exec(const char *sql);
+    // exec() for a statement run again and again (SAVEPOINT, RELEASE, COMMIT): prepared once.
+    bool execCached(const std::string &sql);
     std::string lastError() const;
     std::int64_t changes() const;
 
