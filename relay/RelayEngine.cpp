@@ -128,27 +128,55 @@ public:
         return relayClock->nowMs();
     }
 
+    ~Impl()
+    {
+        // Queued asynchronous ingests run IngestPipeline code: finish them while it exists.
+        if (database)
+            database->finishQueuedWrites();
+    }
+
     IngestResult ingest(const nostr::Event &event, const RequestContext &context)
     {
-        IngestResult result {IngestResult::Status::Internal, "error: internal server error"};
-        if (pipeline) {
-            auto outcome = pipeline->ingest(event, context, nowSeconds(), nowMs());
-            result = outcome.result;
-            if (!outcome.committed.empty()) {
-                std::function<void(const StoredEvent &)> notify;
-                {
-                    std::lock_guard guard(listenerMutex);
-                    notify = listener;
-                }
-                if (notify) {
-                    for (const auto &stored : outcome.committed)
-                        notify(stored);
-                }
+        if (!pipeline)
+            return finish(
+                {IngestResult {IngestResult::Status::Internal, "error: internal server error"},
+                 {}});
+        return finish(pipeline->ingest(event, context, nowSeconds(), nowMs()));
+    }
+
+    void ingestAsync(std::shared_ptr<const nostr::Event> event, RequestContext context,
+                     std::function<void(IngestResult)> done)
+    {
+        if (!pipeline) {
+            done(finish(
+                {IngestResult {IngestResult::Status::Internal, "error: internal server error"},
+                 {}}));
+            return;
+        }
+        pipeline->ingestAsync(
+            std::move(event), std::move(context), nowSeconds(), nowMs(),
+            [this, done = std::move(done)](ingest::IngestPipeline::Outcome outcome) {
+                done(finish(std::move(outcome)));
+            });
+    }
+
+    // Reports committed events to the listener and counts the result.
+    IngestResult finish(ingest::IngestPipeline::Outcome outcome)
+    {
+        if (!outcome.committed.empty()) {
+            std::function<void(const StoredEvent &)> notify;
+            {
+                std::lock_guard guard(listenerMutex);
+                notify = listener;
+            }
+            if (notify) {
+                for (const auto &stored : outcome.committed)
+                    notify(stored);
             }
         }
-        ingestCounts[static_cast<std::size_t>(result.status)].fetch_add(1,
-                                                                        std::memory_order_relaxed);
-        return result;
+        ingestCounts[static_cast<std::size_t>(outcome.result.status)].fetch_add(
+            1, std::memory_order_relaxed);
+        return std::move(outcome.result);
     }
 
     void countQuery(ReadPath path, const QueryResult &result)
@@ -185,6 +213,12 @@ RelayEngine::~RelayEngine() = default;
 IngestResult RelayEngine::ingest(const nostr::Event &event, const RequestContext &context)
 {
     return d->ingest(event, context);
+}
+
+void RelayEngine::ingestAsync(std::shared_ptr<const nostr::Event> event, RequestContext context,
+                              std::function<void(IngestResult)> done)
+{
+    d->ingestAsync(std::move(event), std::move(context), std::move(done));
 }
 
 QueryResult RelayEngine::query(const std::vector<nostr::Filter> &filters,

@@ -124,6 +124,11 @@ public:
     // transaction committed (or failed). Relay-emitted side-effect events are committed too and
     // reported to the commit listener.
     IngestResult ingest(const nostr::Event &event, const RequestContext &context);
+    // The same for callers that need not wait: the signature is checked on the calling thread,
+    // `done` is called once the writer transaction committed (or failed), on the writer's group
+    // thread, so it must only hand the answer on (e.g. post it to the connection's thread).
+    void ingestAsync(std::shared_ptr<const nostr::Event> event, RequestContext context,
+                     std::function<void(IngestResult)> done);
 
     QueryResult query(const std::vector<nostr::Filter> &filters, const RequestContext &context,
                       ReadPath path);

@@ -60,28 +60,58 @@ Outcome IngestPipeline::ingest(const nostr::Event &event, const RequestContext &
     Outcome outcome = internalError();
     const auto group = m_database.writeInGroup(
         context.community, nowMs, [&](store::Database::WriteTransaction &tx) {
-            outcome = ingestLocked(tx, event, context, now);
-            if (outcome.result.status != Status::Stored)
-                return; // rejections and duplicates write nothing (the savepoint rolls back)
-            // Replica fence (routing issue): a channel row older than commit time - 960 s is
-            // refused.
-            for (const auto &stored : outcome.committed) {
-                if (stored.channel
-                    && replication::CommitFloor::refuses(stored.event.createdAt, nowMs)) {
-                    outcome = reject(std::string(replication::CommitFloor::kMessage));
-                    return;
-                }
-            }
-            if (!tx.commit(nowMs)) {
-                qCWarning(lcIngest) << "savepoint release failed for kind" << event.kind;
-                outcome = internalError();
-            }
+            writeEvent(tx, event, context, now, nowMs, outcome);
         });
     if (group == store::Database::GroupOutcome::Failed) {
         qCWarning(lcIngest) << "commit failed for kind" << event.kind;
         return internalError();
     }
     return outcome;
+}
+
+void IngestPipeline::ingestAsync(std::shared_ptr<const nostr::Event> event, RequestContext context,
+                                 std::int64_t now, std::int64_t nowMs, Done done)
+{
+    if (auto rejected = EventPrechecks::run(*event, context, now)) {
+        done(Outcome {*rejected, {}});
+        return;
+    }
+    auto outcome = std::make_shared<Outcome>(internalError());
+    const std::string community = context.community;
+    m_database.writeInGroupAsync(
+        community, nowMs,
+        [this, event, context = std::move(context), now, nowMs,
+         outcome](store::Database::WriteTransaction &tx) {
+            writeEvent(tx, *event, context, now, nowMs, *outcome);
+        },
+        [event, outcome, done = std::move(done)](store::Database::GroupOutcome group) {
+            if (group == store::Database::GroupOutcome::Failed) {
+                qCWarning(lcIngest) << "commit failed for kind" << event->kind;
+                done(internalError());
+                return;
+            }
+            done(std::move(*outcome));
+        });
+}
+
+void IngestPipeline::writeEvent(store::Database::WriteTransaction &tx, const nostr::Event &event,
+                                const RequestContext &context, std::int64_t now, std::int64_t nowMs,
+                                Outcome &outcome)
+{
+    outcome = ingestLocked(tx, event, context, now);
+    if (outcome.result.status != Status::Stored)
+        return; // rejections and duplicates write nothing (the savepoint rolls back)
+    // Replica fence (routing issue): a channel row older than commit time - 960 s is refused.
+    for (const auto &stored : outcome.committed) {
+        if (stored.channel && replication::CommitFloor::refuses(stored.event.createdAt, nowMs)) {
+            outcome = reject(std::string(replication::CommitFloor::kMessage));
+            return;
+        }
+    }
+    if (!tx.commit(nowMs)) {
+        qCWarning(lcIngest) << "savepoint release failed for kind" << event.kind;
+        outcome = internalError();
+    }
 }
 
 Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,

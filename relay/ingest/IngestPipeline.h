@@ -6,6 +6,8 @@
 #include "relay/store/Database.h"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace buzz::relay::ingest {
@@ -31,8 +33,17 @@ public:
 
     Outcome ingest(const nostr::Event &event, const RequestContext &context, std::int64_t now,
                    std::int64_t nowMs);
+    // The same without waiting for the writer: the prechecks (signature) run on the calling
+    // thread, `done` runs after the commit on the writer's group thread (keep it short).
+    using Done = std::function<void(Outcome)>;
+    void ingestAsync(std::shared_ptr<const nostr::Event> event, RequestContext context,
+                     std::int64_t now, std::int64_t nowMs, Done done);
 
 private:
+    // The work one event does inside its savepoint of a group transaction.
+    void writeEvent(store::Database::WriteTransaction &tx, const nostr::Event &event,
+                    const RequestContext &context, std::int64_t now, std::int64_t nowMs,
+                    Outcome &outcome);
     Outcome ingestLocked(store::Database::WriteTransaction &tx, const nostr::Event &event,
                          const RequestContext &context, std::int64_t now);
 

@@ -165,6 +165,7 @@ void RelayServer::stop()
     m_sessions.clear();
     m_http.reset(); // stops listening and drops HTTP connections
     m_workers.waitForDone();
+    m_context.pendingReplies->waitForNone(); // ingests still in a group commit
     m_fanout.waitForDone();
     delete m_bridge; // after the workers: no reply can target it any more
     m_bridge = nullptr;

@@ -2,6 +2,7 @@
 
 #include "relay/RelayEngine.h"
 #include "relay/auth/RelayMembership.h"
+#include "relay/server/PendingReplies.h"
 #include "relay/server/ServerMetrics.h"
 
 #include <QMetaObject>
@@ -29,6 +30,8 @@ struct ServerContext
     int pingIntervalMs = 30000;
     int maxUnansweredPings = 3;
     std::function<std::int64_t()> clock;
+    // Replies of runOffThreadAsync work still to be posted; RelayServer::stop waits for them.
+    std::shared_ptr<PendingReplies> pendingReplies = std::make_shared<PendingReplies>();
 
     // Runs `work` on the worker pool and hands its result to `done` back on the network thread,
     // unless `receiver` was destroyed meanwhile. The QPointer is only dereferenced on the network
@@ -49,6 +52,33 @@ struct ServerContext
                 },
                 Qt::QueuedConnection);
         });
+    }
+
+    // Like runOffThread for work that finishes elsewhere: `work` gets a reply callback, to be
+    // called exactly once from any thread, which hands the result to `done` on the network thread
+    // (unless `receiver` was destroyed meanwhile). The pool thread is free as soon as `work`
+    // returns.
+    template<class Result, class Work, class Done>
+    void runOffThreadAsync(QObject *receiver, Work work, Done done) const
+    {
+        QPointer<QObject> guard(receiver);
+        QObject *target = dispatcher;
+        std::shared_ptr<PendingReplies> pending = pendingReplies;
+        pending->add();
+        workers->start(
+            [guard, target, pending, work = std::move(work), done = std::move(done)]() mutable {
+                work([guard, target, pending, done](Result result) {
+                    auto shared = std::make_shared<Result>(std::move(result));
+                    QMetaObject::invokeMethod(
+                        target,
+                        [guard, shared, done]() mutable {
+                            if (guard)
+                                done(std::move(*shared));
+                        },
+                        Qt::QueuedConnection);
+                    pending->release();
+                });
+            });
     }
 };
 

@@ -201,8 +201,13 @@ void WsSession::handleEvent(ws::EventMessage message)
     auto shared = std::make_shared<const nostr::Event>(std::move(message.event));
     RelayEngine *engine = m_context.engine;
     const RequestContext context = requestContext();
-    m_context.runOffThread(
-        this, [engine, shared, context] { return engine->ingest(*shared, context); },
+    // Asynchronous: the pool thread verifies the signature and is free again while the event
+    // waits for its group commit; the OK is sent once that committed.
+    m_context.runOffThreadAsync<IngestResult>(
+        this,
+        [engine, shared, context](std::function<void(IngestResult)> reply) {
+            engine->ingestAsync(shared, context, std::move(reply));
+        },
         [this, id = shared->id](IngestResult result) {
             std::string message = result.message;
             if (result.status == IngestResult::Status::Internal)

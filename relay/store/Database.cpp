@@ -9,6 +9,8 @@
 #include <exception>
 #include <filesystem>
 
+#include <pthread.h>
+
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace buzz::relay::store {
@@ -102,11 +104,12 @@ void Database::WriteTransaction::rollback()
 
 struct Database::GroupMember
 {
-    const std::string &community;
+    std::string community;
     std::int64_t nowMs;
-    const GroupWork &work;
-    std::condition_variable wake;
-    bool done = false;
+    GroupWork work;
+    GroupDone done; // set for writeInGroupAsync: the member is then owned by the queue
+    std::condition_variable wake; // writeInGroup waits on it
+    bool finished = false;
     GroupOutcome outcome = GroupOutcome::Failed;
 };
 
@@ -116,31 +119,82 @@ Database::GroupOutcome Database::writeInGroup(const std::string &community, std:
     // Registered before queueing, like beginWrite: the fence wall must stay below a write that is
     // still waiting for the writer.
     rememberWriteStart(nowMs);
-    GroupMember self {community, nowMs, work, {}};
+    GroupMember self {community, nowMs, work, {}, {}};
     std::unique_lock lock(m_groupMutex);
     m_groupQueue.push_back(&self);
-    self.wake.wait(lock, [&] { return self.done || m_groupQueue.front() == &self; });
-    if (self.done)
-        return self.outcome;
+    if (!m_groupRunning) {
+        // The writer is idle: run the group here rather than wake the group thread and wait for
+        // it (a lone caller would pay two thread switches per write).
+        do
+            runNextGroup(lock);
+        while (m_stopping && !m_groupQueue.empty()); // no group thread left to take the rest
+        if (!m_groupQueue.empty())
+            m_groupQueued.notify_one(); // queued while we ran: the group thread takes them
+    }
+    self.wake.wait(lock, [&] { return self.finished; });
+    return self.outcome;
+}
 
-    // Leader: take everyone queued so far (bounded, so one group cannot hold the writer for long).
-    constexpr std::size_t kMaxGroup = 128;
+void Database::writeInGroupAsync(std::string community, std::int64_t nowMs, GroupWork work,
+                                 GroupDone done)
+{
+    rememberWriteStart(nowMs);
+    auto *member =
+        new GroupMember {std::move(community), nowMs, std::move(work), std::move(done), {}};
+    std::unique_lock lock(m_groupMutex);
+    m_groupQueue.push_back(member);
+    if (m_stopping && !m_groupRunning) {
+        while (!m_groupQueue.empty())
+            runNextGroup(lock); // no group thread any more: the caller runs it
+    } else if (!m_groupRunning)
+        m_groupQueued.notify_one();
+}
+
+void Database::runGroupsUntilStopped()
+{
+    // Under load one thread runs group after group: it goes from one COMMIT straight to the next
+    // group (no hand-over to another sleeping thread), and callers that do not wait are never
+    // woken.
+    std::unique_lock lock(m_groupMutex);
+    for (;;) {
+        // A caller may be running a group itself (writeInGroup on an idle writer): wait for it.
+        m_groupQueued.wait(
+            lock, [&] { return !m_groupRunning && (!m_groupQueue.empty() || m_stopping); });
+        if (m_groupQueue.empty())
+            return; // stopping, and nothing is left to write
+        runNextGroup(lock);
+    }
+}
+
+void Database::runNextGroup(std::unique_lock<std::mutex> &lock)
+{
+    constexpr std::size_t kMaxGroup = 128; // so one group cannot hold the writer for long
+    m_groupRunning = true;
     const std::size_t size = std::min(kMaxGroup, m_groupQueue.size());
     std::vector<GroupMember *> members(m_groupQueue.begin(),
                                        m_groupQueue.begin() + std::ptrdiff_t(size));
     lock.unlock();
     runGroup(members);
     lock.lock();
+    std::vector<GroupMember *> detached;
     for (GroupMember *member : members) {
         m_groupQueue.pop_front();
-        if (member != &self) {
-            member->done = true;
-            member->wake.notify_one();
+        if (member->done) {
+            detached.push_back(member);
+        } else {
+            member->finished = true;
+            member->wake.notify_one(); // under the lock: the waiter cannot leave before
         }
     }
-    if (!m_groupQueue.empty())
-        m_groupQueue.front()->wake.notify_one(); // the next leader
-    return self.outcome;
+    lock.unlock();
+    for (GroupMember *member : detached) {
+        member->done(member->outcome);
+        delete member;
+    }
+    lock.lock();
+    m_groupRunning = false;
+    if (m_stopping)
+        m_groupQueued.notify_one();
 }
 
 bool Database::indexSearchBeforeCommit(std::int64_t nowMs, bool force)
@@ -243,8 +297,21 @@ void Database::runGroup(const std::vector<GroupMember *> &members)
     finish();
 }
 
+void Database::finishQueuedWrites()
+{
+    if (!m_groupThread.joinable())
+        return;
+    {
+        std::lock_guard lock(m_groupMutex);
+        m_stopping = true;
+    }
+    m_groupQueued.notify_one();
+    m_groupThread.join(); // after running what is still queued
+}
+
 Database::~Database()
 {
+    finishQueuedWrites();
     m_router.reset();
     m_idleReaders.clear();
     m_readers.clear();
@@ -281,6 +348,10 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
     if (lastLsn.step())
         database->m_lastLsn.store(lastLsn.int64(0));
     database->m_router = std::make_unique<WriterOnlyReadRouter>(*database);
+    database->m_groupThread = std::thread([db = database.get()] {
+        pthread_setname_np(pthread_self(), "buzz-writer");
+        db->runGroupsUntilStopped();
+    });
     return database;
 }
 

@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace buzz::relay::store {
@@ -79,14 +80,22 @@ public:
     // Blocks until the writer is free; nullptr when BEGIN fails.
     std::unique_ptr<WriteTransaction> beginWrite(const std::string &community, std::int64_t nowMs);
 
-    // Group commit. Concurrent callers queue; the caller at the head of the queue runs every queued
-    // work in one writer transaction, each under its own savepoint (so one work's rollback never
-    // touches another's rows), then commits once and wakes the others. Works run strictly in queue
-    // order on one connection, so each sees the rows of those before it, exactly as if they had
-    // been separate transactions in that order; each work's commit-log record is its own. Returns
-    // only after the group's COMMIT (or its failure): a caller never learns of an uncommitted row.
+    // Group commit. Works queue; the database's group thread runs every queued work in one writer
+    // transaction, each under its own savepoint (so one work's rollback never touches another's
+    // rows), then commits once and reports to each. Works run strictly in queue order on one
+    // connection, so each sees the rows of those before it, exactly as if they had been separate
+    // transactions in that order; each work's commit-log record is its own. Returns only after the
+    // group's COMMIT (or its failure): a caller never learns of an uncommitted row.
     GroupOutcome writeInGroup(const std::string &community, std::int64_t nowMs,
                               const GroupWork &work);
+    // Runs what is queued and stops the group thread; later writes run on their caller's thread.
+    void finishQueuedWrites();
+    using GroupDone = std::function<void(GroupOutcome)>;
+    // The same without blocking the caller: `done` runs on the group thread after the group's
+    // COMMIT (or its failure), so it must be short (post the answer elsewhere). A caller that
+    // would only wait lets its thread verify the next event meanwhile.
+    void writeInGroupAsync(std::string community, std::int64_t nowMs, GroupWork work,
+                           GroupDone done);
 
     // Every read goes through the router (the seam for replicas).
     ReadLease read(const ReadRequest &request) { return m_router->route(request); }
@@ -135,9 +144,16 @@ private:
     int m_maxReaders = 4;
 
     struct GroupMember;
+    void runGroupsUntilStopped(); // the group thread
+    // Runs the group at the head of the queue (lock held on entry and on return).
+    void runNextGroup(std::unique_lock<std::mutex> &lock);
     void runGroup(const std::vector<GroupMember *> &members);
     mutable std::mutex m_groupMutex;
-    std::deque<GroupMember *> m_groupQueue;
+    std::condition_variable m_groupQueued;
+    std::deque<GroupMember *> m_groupQueue; // waiting or running; popped after their group
+    bool m_groupRunning = false; // a group is being run (by the group thread or a caller)
+    bool m_stopping = false;
+    std::thread m_groupThread;
     std::atomic<std::uint64_t> m_groups {0};
     std::atomic<std::uint64_t> m_members {0};
 

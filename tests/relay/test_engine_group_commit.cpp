@@ -227,6 +227,91 @@ private slots:
         qInfo("%d works in %d writer transactions", int(stats.members), int(stats.groups));
     }
 
+    void asynchronousWritesAreReportedOnlyOnceCommitted()
+    {
+        // writeInGroupAsync (the WebSocket ingest path): the caller does not wait, and the report
+        // comes only when another connection can already read the row; writes still queued when
+        // the database closes are run, not dropped.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.path().toStdString() + "/relay.sqlite3";
+        const auto visibleElsewhere = [&](const std::string &key) {
+            sqlite3 *db = nullptr;
+            sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+            sqlite3_stmt *select = nullptr;
+            sqlite3_prepare_v2(db, "SELECT 1 FROM relay_meta WHERE key = ?1", -1, &select, nullptr);
+            sqlite3_bind_text(select, 1, key.c_str(), -1, SQLITE_TRANSIENT);
+            const bool found = sqlite3_step(select) == SQLITE_ROW;
+            sqlite3_finalize(select);
+            sqlite3_close(db);
+            return found;
+        };
+        const auto insertWork = [](std::string key) {
+            return [key = std::move(key)](store::Database::WriteTransaction &tx) {
+                auto insert =
+                    tx.connection().prepare("INSERT INTO relay_meta (key, value) VALUES (?1, 'a')");
+                insert.bind(1, std::string_view(key));
+                if (insert.run())
+                    tx.commit(EngineHarness::kStart * 1000);
+            };
+        };
+        constexpr int kThreads = 4;
+        constexpr int kEach = 50;
+        std::mutex mutex;
+        std::map<std::string, store::Database::GroupOutcome> reported;
+        std::set<std::string> unreadableWhenReported;
+        {
+            std::string error;
+            auto database = store::Database::open(dir.path().toStdString(), error);
+            QVERIFY2(database, error.c_str());
+            std::vector<std::thread> threads;
+            for (int t = 0; t < kThreads; ++t) {
+                threads.emplace_back([&, t] {
+                    for (int i = 0; i < kEach; ++i) {
+                        const std::string key = "a-" + std::to_string(t) + "-" + std::to_string(i);
+                        database->writeInGroupAsync(
+                            "local", EngineHarness::kStart * 1000, insertWork(key),
+                            [&, key](store::Database::GroupOutcome outcome) {
+                                const bool visible = visibleElsewhere(key);
+                                std::lock_guard lock(mutex);
+                                reported[key] = outcome;
+                                if (!visible)
+                                    unreadableWhenReported.insert(key);
+                            });
+                    }
+                });
+            }
+            for (auto &thread : threads)
+                thread.join();
+            // A synchronous write queued behind them sees every one of them.
+            int before = -1;
+            QCOMPARE(database->writeInGroup("local", EngineHarness::kStart * 1000,
+                                            [&](store::Database::WriteTransaction &tx) {
+                                                auto count = tx.connection().prepare(
+                                                    "SELECT COUNT(*) FROM relay_meta WHERE "
+                                                    "key LIKE 'a-%'");
+                                                if (count.step())
+                                                    before = int(count.int64(0));
+                                            }),
+                     store::Database::GroupOutcome::Discarded);
+            QCOMPARE(before, kThreads * kEach);
+            // Queued and not yet run when the database closes.
+            for (int i = 0; i < 40; ++i)
+                database->writeInGroupAsync("local", EngineHarness::kStart * 1000,
+                                            insertWork("z-" + std::to_string(i)),
+                                            [&, i](store::Database::GroupOutcome outcome) {
+                                                std::lock_guard lock(mutex);
+                                                reported["z-" + std::to_string(i)] = outcome;
+                                            });
+        }
+        QCOMPARE(int(reported.size()), kThreads * kEach + 40);
+        for (const auto &[key, outcome] : reported)
+            QVERIFY2(outcome == store::Database::GroupOutcome::Committed, key.c_str());
+        QVERIFY2(unreadableWhenReported.empty(), "a write was reported before it committed");
+        for (int i = 0; i < 40; ++i)
+            QVERIFY(visibleElsewhere("z-" + std::to_string(i)));
+    }
+
     void concurrentCanvasSavesFormOneChain()
     {
         // Writers race read-head → save(expected = head) loops on one canvas. Inside a group each
