@@ -27,7 +27,7 @@ Database::WriteTransaction::WriteTransaction(Database &database, std::unique_loc
     : m_database(database)
     , m_lock(std::move(lock))
     , m_connection(database.m_writer.get())
-    , m_change({{"community", std::move(community)}, {"ops", nlohmann::json::array()}})
+    , m_change(std::move(community))
     , m_rows(*m_connection, &m_change)
     , m_startedAtMs(startedAtMs)
     , m_scope(scope)
@@ -40,11 +40,10 @@ Database::WriteTransaction::~WriteTransaction()
 
 bool Database::WriteTransaction::appendCommitLog(std::int64_t committedAtMs, std::int64_t &lsn)
 {
-    m_change["committed_at_ms"] = committedAtMs;
     auto append =
         m_connection->prepare("INSERT INTO commit_log (committed_at_ms, change) VALUES (?1, ?2)");
     append.bind(1, committedAtMs);
-    const std::string text = m_change.dump();
+    const std::string text = m_change.text(committedAtMs);
     append.bindStatic(2, text);
     if (!append.run()) {
         qCWarning(lcStore) << "commit log append failed:" << m_connection->lastError().c_str();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "relay/store/ChangeRecord.h"
 #include "relay/store/ReadLease.h"
 #include "relay/store/ReadRouter.h"
 #include "relay/store/RowWriter.h"
@@ -39,7 +40,7 @@ public:
         SqliteConnection &connection() { return *m_connection; }
         RowWriter &rows() { return m_rows; }
         std::int64_t startedAtMs() const { return m_startedAtMs; }
-        bool hasChanges() const { return !m_change["ops"].empty(); }
+        bool hasChanges() const { return !m_change.empty(); }
 
         // Appends the commit-log record (when anything changed) and commits. False → rolled back.
         // Inside a group (writeInGroup) this releases the member's savepoint instead: its rows
@@ -57,7 +58,7 @@ public:
         Database &m_database;
         std::unique_lock<std::mutex> m_lock;
         SqliteConnection *m_connection;
-        nlohmann::json m_change;
+        ChangeRecord m_change;
         RowWriter m_rows;
         std::int64_t m_startedAtMs;
         Scope m_scope;

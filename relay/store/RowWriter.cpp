@@ -1,6 +1,7 @@
 #include "relay/store/RowWriter.h"
 
 #include "net/nostr/CanonicalJson.h"
+#include "relay/store/ChangeRecord.h"
 #include "relay/store/SqliteConnection.h"
 
 #include <algorithm>
@@ -59,10 +60,10 @@ std::string RowWriter::tagsJson(const nostr::Tags &tags)
     return out;
 }
 
-void RowWriter::record(nlohmann::json op)
+void RowWriter::record(const nlohmann::json &op)
 {
     if (m_change)
-        (*m_change)["ops"].push_back(std::move(op));
+        m_change->add(op);
 }
 
 RowWriter::InsertOutcome RowWriter::insertEvent(const StoredEvent &stored,
@@ -131,16 +132,10 @@ RowWriter::InsertOutcome RowWriter::insertEvent(const StoredEvent &stored,
             return InsertOutcome::Failed;
     }
 
-    nlohmann::json op = {{"op", "event"},
-                         {"community", stored.community},
-                         {"json", stored.json},
-                         {"channel", optionalJson(stored.channel)},
-                         {"d_tag", optionalJson(dTag)},
-                         {"received_at", receivedAt}};
-    if (thread)
-        op["thread"] = {
-            {"root", thread->rootId}, {"parent", thread->parentId}, {"depth", thread->depth}};
-    record(std::move(op));
+    if (m_change)
+        m_change->addEvent(stored.community, stored.json, stored.channel, dTag, receivedAt,
+                           thread ? &thread->rootId : nullptr, thread ? &thread->parentId : nullptr,
+                           thread ? thread->depth : 0);
     return InsertOutcome::Inserted;
 }
 

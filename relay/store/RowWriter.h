@@ -13,6 +13,7 @@
 
 namespace buzz::relay::store {
 
+class ChangeRecord;
 class SqliteConnection;
 
 // Every row mutation of the store, in one place. The writer records each operation into the
@@ -24,7 +25,7 @@ public:
     enum class InsertOutcome { Inserted, AlreadyExists, Failed };
 
     // `change` (nullable) receives one JSON op per mutation.
-    RowWriter(SqliteConnection &connection, nlohmann::json *change)
+    RowWriter(SqliteConnection &connection, ChangeRecord *change)
         : m_connection(connection)
         , m_change(change)
     { }
@@ -47,10 +48,10 @@ public:
     static std::string tagsJson(const nostr::Tags &tags);
 
 private:
-    void record(nlohmann::json op);
+    void record(const nlohmann::json &op);
 
     SqliteConnection &m_connection;
-    nlohmann::json *m_change;
+    ChangeRecord *m_change;
 };
 
 } // namespace buzz::relay::store

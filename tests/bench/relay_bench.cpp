@@ -14,8 +14,10 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
@@ -23,9 +25,13 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <map>
 #include <numeric>
 #include <thread>
+
+#include <unistd.h>
 
 using namespace buzz;
 using namespace buzz::relay;
@@ -87,6 +93,47 @@ double metricValue(quint16 port, const QByteArray &name)
     return 0;
 }
 
+// CPU seconds per thread name ("buzz-writer", "Thread (pooled)", the main thread's name) of a
+// process, from /proc: where the relay's time goes, independent of what else the machine runs.
+std::map<std::string, double> threadCpuSeconds(qint64 pid)
+{
+    std::map<std::string, double> seconds;
+    const double tick = double(sysconf(_SC_CLK_TCK));
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile file(tasks.filePath(tid + QStringLiteral("/stat")));
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray stat = file.readAll();
+        const qsizetype open = stat.indexOf('('), close = stat.lastIndexOf(')');
+        if (open < 0 || close < open)
+            continue;
+        const QList<QByteArray> fields = stat.mid(close + 2).split(' ');
+        if (fields.size() < 13)
+            continue; // fields[11], [12]: utime, stime (fields 14 and 15 of proc(5))
+        seconds[stat.mid(open + 1, close - open - 1).toStdString()] +=
+            (fields[11].toDouble() + fields[12].toDouble()) / tick;
+    }
+    return seconds;
+}
+
+void printThreadCpu(const std::map<std::string, double> &before,
+                    const std::map<std::string, double> &after, int events)
+{
+    double total = 0;
+    for (const auto &[name, value] : after) {
+        const auto it = before.find(name);
+        const double used = value - (it == before.end() ? 0 : it->second);
+        total += used;
+        std::string label = name == "Thread (pooled)" ? "pool" : name;
+        std::replace_if(
+            label.begin(), label.end(), [](char c) { return !std::isalnum(c); }, '_');
+        printBench(("relay_ws_ingest_cpu_" + label).c_str(), used / events * 1e6, "us/event", "-",
+                   nullptr, 0, 0);
+    }
+    printBench("relay_ws_ingest_cpu_total", total / events * 1e6, "us/event", "-", nullptr, 0, 0);
+}
+
 quint16 startBenchRelay(QProcess &relay)
 {
     // BUZZ_BENCH_RELAY_WRAPPER (e.g. "perf record -g -o relay.perf --") runs the relay under a
@@ -125,6 +172,7 @@ double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnecti
         clients.back()->prepare(
             signNotes(identities[c], perConnection, now, "ws" + std::to_string(c)));
     }
+    const auto cpuBefore = threadCpuSeconds(relay.processId());
     QElapsedTimer timer;
     timer.start();
     std::vector<std::thread> threads;
@@ -143,6 +191,7 @@ double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnecti
     if (rejected || failed)
         std::fprintf(stderr, "relay_bench: %d events rejected%s\n", rejected,
                      failed ? ", a connection failed" : "");
+    printThreadCpu(cpuBefore, threadCpuSeconds(relay.processId()), acknowledged);
     printGroupSize(port, "relay_ws_ingest_events_per_commit");
     clients.clear();
     relay.terminate();
