@@ -57,6 +57,9 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
     m_context.pingIntervalMs = std::max(1, m_options.pingIntervalMs);
     m_context.engine = &m_engine;
     m_context.workers = &m_workers;
+    // One runner per core: signature checks are pure CPU, more runners would only take turns.
+    m_ingestJobs = std::make_unique<JobQueue>(m_workers, std::max(1, QThread::idealThreadCount()));
+    m_context.ingestJobs = m_ingestJobs.get();
     m_context.dispatcher = this;
     m_context.metrics = &m_metrics;
     m_context.clock = m_options.clock;

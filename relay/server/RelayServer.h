@@ -4,6 +4,7 @@
 #include "relay/auth/CommunityResolver.h"
 #include "relay/auth/HttpAuthenticator.h"
 #include "relay/auth/RelayMembership.h"
+#include "relay/server/JobQueue.h"
 #include "relay/server/ServerContext.h"
 #include "relay/server/ServerMetrics.h"
 
@@ -93,6 +94,7 @@ private:
     RelayEngine &m_engine;
     Options m_options;
     QThreadPool m_workers;
+    std::unique_ptr<JobQueue> m_ingestJobs; // EVENT signature checks, on m_workers
     QThreadPool m_fanout; // one thread: live events keep their commit-notification order
     ServerMetrics m_metrics;
     RelayMembership m_membership;

@@ -2,6 +2,7 @@
 
 #include "relay/RelayEngine.h"
 #include "relay/auth/RelayMembership.h"
+#include "relay/server/JobQueue.h"
 #include "relay/server/PendingReplies.h"
 #include "relay/server/ServerMetrics.h"
 
@@ -22,6 +23,7 @@ struct ServerContext
 {
     RelayEngine *engine = nullptr;
     QThreadPool *workers = nullptr; // every engine call runs here, never on the network thread
+    JobQueue *ingestJobs = nullptr; // short jobs on `workers`, a few runners draining one queue
     QObject *dispatcher = nullptr; // lives on the network thread and outlives every worker job
     ServerMetrics *metrics = nullptr;
     std::string relayUrl;
@@ -65,7 +67,7 @@ struct ServerContext
         QObject *target = dispatcher;
         std::shared_ptr<PendingReplies> pending = pendingReplies;
         pending->add();
-        workers->start(
+        ingestJobs->push(
             [guard, target, pending, work = std::move(work), done = std::move(done)]() mutable {
                 work([guard, target, pending, done](Result result) {
                     auto shared = std::make_shared<Result>(std::move(result));

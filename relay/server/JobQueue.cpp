@@ -1,0 +1,37 @@
+#include "relay/server/JobQueue.h"
+
+namespace buzz::relay {
+
+void JobQueue::push(std::function<void()> job)
+{
+    bool startRunner = false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_jobs.push_back(std::move(job));
+        if (m_runners < m_maxRunners) {
+            ++m_runners;
+            startRunner = true;
+        }
+    }
+    if (startRunner)
+        m_pool.start([this] { runUntilEmpty(); });
+}
+
+void JobQueue::runUntilEmpty()
+{
+    for (;;) {
+        std::function<void()> job;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_jobs.empty()) {
+                --m_runners;
+                return;
+            }
+            job = std::move(m_jobs.front());
+            m_jobs.pop_front();
+        }
+        job();
+    }
+}
+
+} // namespace buzz::relay
