@@ -2,7 +2,9 @@
 //  1. single-core bare verify rate (Event::verify on pre-signed events), the anchor;
 //  2. ingest events/s over WebSocket, 4 connections, against a buzz-mock-relay process (in-memory
 //     store, every event signature-verified by the relay), and its ratio to (1): once with the lean
-//     load client (the figure against the target) and once with the tests' QWebSocket client;
+//     load client (the figure against the target) and once with the tests' QWebSocket client,
+//     with the relay's CPU per event by thread and the events per group commit; the same notes
+//     ingested in process on one thread (the store's share, without network or group commit);
 //  3. /query latency p50/p99 (NIP-98 signed requests) for a canvas head read
 //     ({"kinds":[40100],"#h":[ch],"limit":1}) and a 100-row history page, at 10k and 200k events.
 
