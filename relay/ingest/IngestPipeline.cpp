@@ -58,9 +58,10 @@ Outcome IngestPipeline::ingest(const nostr::Event &event, const RequestContext &
     // Group commit: this event runs under its own savepoint in whichever writer transaction is
     // next, and we return only after that transaction committed (OK true means durable).
     Outcome outcome = internalError();
+    const std::string json = event.toJson(); // here, not on the writer
     const auto group = m_database.writeInGroup(
         context.community, nowMs, [&](store::Database::WriteTransaction &tx) {
-            writeEvent(tx, event, context, now, nowMs, outcome);
+            writeEvent(tx, event, json, context, now, nowMs, outcome);
         });
     if (group == store::Database::GroupOutcome::Failed) {
         qCWarning(lcIngest) << "commit failed for kind" << event.kind;
@@ -78,11 +79,12 @@ void IngestPipeline::ingestAsync(std::shared_ptr<const nostr::Event> event, Requ
     }
     auto outcome = std::make_shared<Outcome>(internalError());
     const std::string community = context.community;
+    auto json = std::make_shared<const std::string>(event->toJson()); // here, not on the writer
     m_database.writeInGroupAsync(
         community, nowMs,
-        [this, event, context = std::move(context), now, nowMs,
+        [this, event, json, context = std::move(context), now, nowMs,
          outcome](store::Database::WriteTransaction &tx) {
-            writeEvent(tx, *event, context, now, nowMs, *outcome);
+            writeEvent(tx, *event, *json, context, now, nowMs, *outcome);
         },
         [event, outcome, done = std::move(done)](store::Database::GroupOutcome group) {
             if (group == store::Database::GroupOutcome::Failed) {
@@ -95,10 +97,10 @@ void IngestPipeline::ingestAsync(std::shared_ptr<const nostr::Event> event, Requ
 }
 
 void IngestPipeline::writeEvent(store::Database::WriteTransaction &tx, const nostr::Event &event,
-                                const RequestContext &context, std::int64_t now, std::int64_t nowMs,
-                                Outcome &outcome)
+                                const std::string &json, const RequestContext &context,
+                                std::int64_t now, std::int64_t nowMs, Outcome &outcome)
 {
-    outcome = ingestLocked(tx, event, context, now);
+    outcome = ingestLocked(tx, event, json, context, now);
     if (outcome.result.status != Status::Stored)
         return; // rejections and duplicates write nothing (the savepoint rolls back)
     // Replica fence (routing issue): a channel row older than commit time - 960 s is refused.
@@ -115,8 +117,8 @@ void IngestPipeline::writeEvent(store::Database::WriteTransaction &tx, const nos
 }
 
 Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
-                                     const nostr::Event &event, const RequestContext &context,
-                                     std::int64_t now)
+                                     const nostr::Event &event, const std::string &json,
+                                     const RequestContext &context, std::int64_t now)
 {
     const std::string &community = context.community;
     store::EventReader reader(tx.connection());
@@ -262,7 +264,7 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
         return reject("duplicate: reaction already exists", Status::RejectedDuplicate);
 
     // Store.
-    StoredEvent stored {event, event.toJson(), community, channelId};
+    StoredEvent stored {event, json, community, channelId};
     if (kind == 40100) {
         const auto decision = CanvasCas::decide(reader, community, *channelId, event, expectation);
         if (decision.rejection)

@@ -41,11 +41,12 @@ public:
 
 private:
     // The work one event does inside its savepoint of a group transaction.
+    // `json` is the event's canonical JSON, serialised before the event reaches the writer.
     void writeEvent(store::Database::WriteTransaction &tx, const nostr::Event &event,
-                    const RequestContext &context, std::int64_t now, std::int64_t nowMs,
-                    Outcome &outcome);
+                    const std::string &json, const RequestContext &context, std::int64_t now,
+                    std::int64_t nowMs, Outcome &outcome);
     Outcome ingestLocked(store::Database::WriteTransaction &tx, const nostr::Event &event,
-                         const RequestContext &context, std::int64_t now);
+                         const std::string &json, const RequestContext &context, std::int64_t now);
 
     store::Database &m_database;
     RelayEmitter &m_emitter;
