@@ -164,14 +164,14 @@ public:
     IngestResult finish(ingest::IngestPipeline::Outcome outcome)
     {
         if (!outcome.committed.empty()) {
-            std::function<void(const StoredEvent &)> notify;
+            std::shared_ptr<const CommitListener> notify;
             {
                 std::lock_guard guard(listenerMutex);
                 notify = listener;
             }
-            if (notify) {
-                for (const auto &stored : outcome.committed)
-                    notify(stored);
+            if (notify && *notify) {
+                for (auto &stored : outcome.committed)
+                    (*notify)(std::make_shared<const StoredEvent>(std::move(stored)));
             }
         }
         ingestCounts[static_cast<std::size_t>(outcome.result.status)].fetch_add(
@@ -197,7 +197,7 @@ public:
     std::string startupError;
 
     std::mutex listenerMutex;
-    std::function<void(const StoredEvent &)> listener;
+    std::shared_ptr<const CommitListener> listener; // copied per commit: a pointer, not a closure
 
     std::array<std::atomic<std::uint64_t>, kIngestResultNames.size()> ingestCounts {};
     std::array<std::atomic<std::uint64_t>, kReadPathNames.size()> queryCounts {};
@@ -261,10 +261,11 @@ bool RelayEngine::canRead(const std::string &community, const std::string &chann
     return d->queries && d->queries->canRead(community, channel, pubkey);
 }
 
-void RelayEngine::setCommitListener(std::function<void(const StoredEvent &)> listener)
+void RelayEngine::setCommitListener(CommitListener listener)
 {
+    auto shared = std::make_shared<const CommitListener>(std::move(listener));
     std::lock_guard guard(d->listenerMutex);
-    d->listener = std::move(listener);
+    d->listener = std::move(shared);
 }
 
 void RelayEngine::seedDemo(const std::string &community)

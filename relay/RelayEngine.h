@@ -142,7 +142,9 @@ public:
                  const std::string &pubkey);
 
     // Called (from the committing thread) after every committed event, including relay-signed ones.
-    void setCommitListener(std::function<void(const StoredEvent &)> listener);
+    // The event is handed over, not copied: a listener may keep it.
+    using CommitListener = std::function<void(std::shared_ptr<const StoredEvent>)>;
+    void setCommitListener(CommitListener listener);
 
     // Demo data for --seed demo: a few channels whose canvases have several revisions.
     void seedDemo(const std::string &community);

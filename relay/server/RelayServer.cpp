@@ -144,8 +144,7 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
     m_nip11 = nip11DocumentJson(m_engine.relayPublicKeyHex(), m_membership.isRequired());
 
     QPointer<RelayServer> self(this);
-    m_engine.setCommitListener([self](const StoredEvent &stored) {
-        auto shared = std::make_shared<const StoredEvent>(stored);
+    m_engine.setCommitListener([self](std::shared_ptr<const StoredEvent> shared) {
         QMetaObject::invokeMethod(
             self.data(),
             [self, shared] {

@@ -157,9 +157,9 @@ private slots:
     {
         std::vector<StoredEvent> committed;
         std::mutex mutex;
-        h->engine->setCommitListener([&](const StoredEvent &stored) {
+        h->engine->setCommitListener([&](std::shared_ptr<const StoredEvent> stored) {
             std::lock_guard guard(mutex);
-            committed.push_back(stored);
+            committed.push_back(*stored);
         });
         const char *uuid = "0b0e4c9e-1f2a-4b3c-8d4e-5f6a7b8c9d04";
         QVERIFY(!h->createChannel(alice, uuid).empty());
