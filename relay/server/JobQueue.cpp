@@ -1,5 +1,8 @@
 #include "relay/server/JobQueue.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace buzz::relay {
 
 void JobQueue::push(std::function<void()> job)
@@ -19,6 +22,11 @@ void JobQueue::push(std::function<void()> job)
 
 void JobQueue::runUntilEmpty()
 {
+    thread_local int appliedNiceness = 0;
+    if (m_niceness > appliedNiceness) {
+        setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), m_niceness);
+        appliedNiceness = m_niceness;
+    }
     for (;;) {
         std::function<void()> job;
         {

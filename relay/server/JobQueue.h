@@ -15,9 +15,12 @@ namespace buzz::relay {
 class JobQueue
 {
 public:
-    JobQueue(QThreadPool &pool, int maxRunners)
+    // `niceness` > 0 lowers the priority of the pool's threads once they run a job (the pool
+    // should then be the queue's own: the priority stays with the thread).
+    JobQueue(QThreadPool &pool, int maxRunners, int niceness = 0)
         : m_pool(pool)
         , m_maxRunners(maxRunners)
+        , m_niceness(niceness)
     { }
 
     void push(std::function<void()> job);
@@ -27,6 +30,7 @@ private:
 
     QThreadPool &m_pool;
     const int m_maxRunners;
+    const int m_niceness;
     std::mutex m_mutex;
     std::deque<std::function<void()>> m_jobs;
     int m_runners = 0;

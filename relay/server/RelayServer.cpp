@@ -58,7 +58,11 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
     m_context.engine = &m_engine;
     m_context.workers = &m_workers;
     // One runner per core: signature checks are pure CPU, more runners would only take turns.
-    m_ingestJobs = std::make_unique<JobQueue>(m_workers, std::max(1, QThread::idealThreadCount()));
+    // They run at a lower priority (nice 5) on threads of their own: the single writer thread is
+    // the ingest bottleneck, and when both cores are busy it should win over work that can wait.
+    const int runners = std::max(1, QThread::idealThreadCount());
+    m_verifyPool.setMaxThreadCount(runners);
+    m_ingestJobs = std::make_unique<JobQueue>(m_verifyPool, runners, 5);
     m_context.ingestJobs = m_ingestJobs.get();
     m_context.dispatcher = this;
     m_context.metrics = &m_metrics;
@@ -167,6 +171,7 @@ void RelayServer::stop()
     m_sessions.clear();
     m_http.reset(); // stops listening and drops HTTP connections
     m_workers.waitForDone();
+    m_verifyPool.waitForDone();
     m_context.pendingReplies->waitForNone(); // ingests still in a group commit
     m_fanout.waitForDone();
     delete m_bridge; // after the workers: no reply can target it any more

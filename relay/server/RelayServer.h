@@ -94,7 +94,8 @@ private:
     RelayEngine &m_engine;
     Options m_options;
     QThreadPool m_workers;
-    std::unique_ptr<JobQueue> m_ingestJobs; // EVENT signature checks, on m_workers
+    QThreadPool m_verifyPool; // JobQueue runners only (their threads are niced)
+    std::unique_ptr<JobQueue> m_ingestJobs; // EVENT signature checks, on m_verifyPool
     QThreadPool m_fanout; // one thread: live events keep their commit-notification order
     ServerMetrics m_metrics;
     RelayMembership m_membership;
