@@ -11,8 +11,8 @@
 #include "ui/UiFormat.h"
 
 #include <QDateTime>
-#include <QPlainTextEdit>
 #include <QLoggingCategory>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTimer>
 #include <QVBoxLayout>
