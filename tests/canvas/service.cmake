@@ -3,6 +3,7 @@
 if(EXISTS "${CMAKE_SOURCE_DIR}/tests/relay/RelayTestFixture.h")
     add_library(buzz_canvas_testsupport STATIC
         ${CMAKE_CURRENT_LIST_DIR}/RecordingProxy.h ${CMAKE_CURRENT_LIST_DIR}/RecordingProxy.cpp
+        ${CMAKE_CURRENT_LIST_DIR}/WsFrameReader.h ${CMAKE_CURRENT_LIST_DIR}/WsFrameReader.cpp
         ${CMAKE_CURRENT_LIST_DIR}/CanvasTestSupport.h)
     target_include_directories(buzz_canvas_testsupport PUBLIC ${CMAKE_CURRENT_LIST_DIR})
     target_link_libraries(buzz_canvas_testsupport PUBLIC buzz_canvas buzz_relay_testkit Qt6::Network
