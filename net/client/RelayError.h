@@ -19,7 +19,8 @@ struct RelayError
         Auth, // 401 / 403, NIP-42 rejection
         BadRequest, // 400 / 413: the relay rejected what we sent ("invalid: …", "restricted: …")
         Conflict, // 409 / "conflict:" — canvas compare-and-swap failed
-        Retryable, // 503 (incl. "query timed out", which must NOT be retried automatically), 429
+        Retryable, // 503 (incl. "query timed out", which must NOT be retried automatically), 429,
+                   // 408, and a gateway's 502 / 504 (see outcomeUnknown())
         NotFound, // 404 (e.g. "relay: no community is configured for this host"), missing revision
         Internal, // 5xx, malformed relay answers, local failures (signing, missing identity)
     };
@@ -31,9 +32,16 @@ struct RelayError
 
     static RelayError make(Kind kind, QString message, QString detail = {}, int httpStatus = 0);
 
-    // True for every failure where the relay may not have seen or answered the request: a write
-    // that failed this way has an unknown outcome and must be reconciled, never reported as failed.
-    bool outcomeUnknown() const { return kind == Kind::Network || kind == Kind::Timeout; }
+    // True for every failure where the relay may have received the request without its answer
+    // reaching us: a write that failed this way has an unknown outcome and must be reconciled,
+    // never reported as failed. Besides a lost connection or an elapsed timeout this covers a
+    // gateway's 502 / 504: the proxy in front of the relay says the relay's answer never came
+    // back, not that the relay refused (it may well have committed the write).
+    bool outcomeUnknown() const
+    {
+        return kind == Kind::Network || kind == Kind::Timeout || httpStatus == 502
+            || httpStatus == 504;
+    }
     // The CAS family: kind Conflict, or any message containing "conflict:" (matched by substring
     // because relays and proxies may wrap it).
     bool isConflict() const;

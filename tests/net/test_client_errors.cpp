@@ -114,6 +114,41 @@ private slots:
         QVERIFY(!error.isConflict());
     }
 
+    void gatewayErrorsLeaveAWriteOutcomeUnknown_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("contentType");
+        QTest::addColumn<bool>("unknown");
+        // A gateway in front of the relay answered because the relay's answer never came back:
+        // the write may have been committed.
+        QTest::newRow("502 plain text")
+            << 502 << QByteArray("Bad Gateway\n") << QStringLiteral("text/plain") << true;
+        QTest::newRow("504 plain text") << 504 << QByteArray("upstream request timeout")
+                                        << QStringLiteral("text/plain") << true;
+        QTest::newRow("504 json") << 504 << QByteArray(R"({"error":"gateway timeout"})")
+                                  << QStringLiteral("application/json") << true;
+        // The relay itself answered: it did not write.
+        QTest::newRow("503 query timed out") << 503 << QByteArray(R"({"error":"query timed out"})")
+                                             << QStringLiteral("application/json") << false;
+        QTest::newRow("500") << 500 << QByteArray(R"({"error":"internal server error"})")
+                             << QStringLiteral("application/json") << false;
+        QTest::newRow("429") << 429 << QByteArray(R"({"error":"rate-limited: slow down"})")
+                             << QStringLiteral("application/json") << false;
+    }
+
+    void gatewayErrorsLeaveAWriteOutcomeUnknown()
+    {
+        QFETCH(int, status);
+        QFETCH(QByteArray, body);
+        QFETCH(QString, contentType);
+        QFETCH(bool, unknown);
+        const RelayError error = HttpBridge::classifyHttpFailure(status, body, contentType, {});
+        QCOMPARE(error.outcomeUnknown(), unknown);
+        QCOMPARE(error.httpStatus, status);
+        QCOMPARE(error.cliExitCode(), 2); // a relay-side failure either way
+    }
+
     void conflictMarkerIsMatchedBySubstring()
     {
         const RelayError wrapped = RelayError::make(
