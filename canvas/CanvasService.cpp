@@ -86,8 +86,16 @@ CanvasService::CanvasService(client::RelayConnection *connection, QObject *paren
     , m_clock([] { return QDateTime::currentSecsSinceEpoch(); })
 {
     qRegisterMetaType<buzz::canvas::CanvasRevision>();
-    connect(m_connection->socket(), &client::RelaySocket::eventReceived, this,
-            &CanvasService::onLiveEvent);
+    auto *socket = m_connection->socket();
+    connect(socket, &client::RelaySocket::eventReceived, this, &CanvasService::onLiveEvent);
+    connect(socket, &client::RelaySocket::subscriptionResynced, this,
+            &CanvasService::onWatchResynced);
+    connect(socket, &client::RelaySocket::subscriptionStateChanged, this,
+            [this](const QString &subscriptionId, client::RelaySocket::SubscriptionState state) {
+                const auto channel = m_watchChannels.constFind(subscriptionId);
+                if (channel != m_watchChannels.constEnd())
+                    emit watchStateChanged(*channel, state);
+            });
 }
 
 CanvasService::~CanvasService() = default;
@@ -442,8 +450,7 @@ void CanvasService::watch(const QString &channel)
     const QString id = m_connection->socket()->subscribe({filter}, QStringLiteral("canvas_watch"));
     m_watches.insert(key, id);
     m_watchChannels.insert(id, key);
-    if (m_connection->socket()->state() == client::RelaySocket::State::Disconnected)
-        m_connection->socket()->open();
+    m_connection->socket()->open(); // idempotent: the app opened it already, the CLI never watches
 }
 
 void CanvasService::unwatch(const QString &channel)
@@ -453,6 +460,39 @@ void CanvasService::unwatch(const QString &channel)
         return;
     m_watchChannels.remove(id);
     m_connection->socket()->unsubscribe(id);
+}
+
+client::RelaySocket::SubscriptionState CanvasService::watchState(const QString &channel) const
+{
+    const QString id = m_watches.value(channel.toLower());
+    return id.isEmpty() ? client::RelaySocket::SubscriptionState::Refused
+                        : m_connection->socket()->subscriptionState(id);
+}
+
+QString CanvasService::watchError(const QString &channel) const
+{
+    const QString id = m_watches.value(channel.toLower());
+    return id.isEmpty() ? QString() : m_connection->socket()->subscriptionError(id);
+}
+
+std::chrono::milliseconds CanvasService::watchRetryIn(const QString &channel) const
+{
+    const QString id = m_watches.value(channel.toLower());
+    return id.isEmpty() ? std::chrono::milliseconds(0) : m_connection->socket()->resubscribeIn(id);
+}
+
+void CanvasService::onWatchResynced(const QString &subscriptionId)
+{
+    const auto found = m_watchChannels.constFind(subscriptionId);
+    if (found == m_watchChannels.constEnd())
+        return;
+    // Strong: after a gap the writer's head is the only answer that cannot miss the change.
+    const QString channel = *found;
+    QCoro::connect(readHead(channel, true, QStringLiteral("canvas_watch_resync")), this,
+                   [this, channel](Result<std::optional<CanvasRevision>> head) {
+                       if (head && *head && m_watches.contains(channel))
+                           emit canvasChanged(channel, **head);
+                   });
 }
 
 void CanvasService::onLiveEvent(const QString &subscriptionId, const nostr::Event &event)

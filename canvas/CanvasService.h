@@ -4,6 +4,7 @@
 #include "canvas/ReadIntent.h"
 #include "canvas/SaveOutcome.h"
 #include "net/client/RelayError.h"
+#include "net/client/RelaySocket.h"
 
 #include <QHash>
 #include <QObject>
@@ -11,6 +12,7 @@
 
 #include <qcoro/qcorotask.h>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 
@@ -34,7 +36,7 @@ struct SaveOptions
 //
 // Caller labels in the RequestLog: canvas_head_display, canvas_head_strong, canvas_precondition,
 // canvas_publish, canvas_publish_retry, canvas_ancestry, canvas_existence, canvas_revision,
-// canvas_restore_target, canvas_watch, history_page.
+// canvas_restore_target, canvas_watch, canvas_watch_resync, history_page.
 class CanvasService : public QObject
 {
     Q_OBJECT
@@ -84,16 +86,25 @@ public:
     QCoro::Task<SaveOutcome> resubmit(SaveOutcome unknown);
 
     // Live updates over the WebSocket: one subscription per channel (kinds [40100], #h [channel],
-    // since now). canvasChanged fires for every new revision (including our own writes).
+    // since now). canvasChanged fires for every new revision (including our own writes). When the
+    // subscription is live again after a gap (reconnect, relay CLOSE), the head is read strongly
+    // and reported through canvasChanged too: a change signed before `since` and committed during
+    // the gap never reaches a live subscription. Consumers ignore a head they already show.
     void watch(const QString &channel);
     void unwatch(const QString &channel);
     bool isWatching(const QString &channel) const { return m_watches.contains(channel.toLower()); }
+    // The live subscription's state (Refused when not watching) and the relay's CLOSED reason.
+    client::RelaySocket::SubscriptionState watchState(const QString &channel) const;
+    QString watchError(const QString &channel) const;
+    std::chrono::milliseconds watchRetryIn(const QString &channel) const;
 
     // Test hook: the wall clock used for created_at (unix seconds). Default: system clock.
     void setClock(std::function<qint64()> clock) { m_clock = std::move(clock); }
 
 signals:
     void canvasChanged(const QString &channel, const buzz::canvas::CanvasRevision &revision);
+    void watchStateChanged(const QString &channel,
+                           buzz::client::RelaySocket::SubscriptionState state);
 
 private:
     struct Written; // internal: a signed candidate and what it was based on
@@ -111,6 +122,7 @@ private:
                                                const std::optional<CanvasRevision> &head,
                                                std::optional<QString> expectedRevision);
     void onLiveEvent(const QString &subscriptionId, const nostr::Event &event);
+    void onWatchResynced(const QString &subscriptionId);
 
     client::RelayConnection *m_connection;
     std::function<qint64()> m_clock;

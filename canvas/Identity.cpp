@@ -1,5 +1,6 @@
 #include "canvas/Identity.h"
 
+#include "net/client/Signer.h"
 #include "net/nostr/Nip19.h"
 
 #include <QDateTime>
@@ -40,6 +41,7 @@ Identity::Identity(QString dataDir, KeychainUse keychain, QObject *parent)
     : QObject(parent)
     , m_dataDir(std::move(dataDir))
     , m_keychain(keychain)
+    , m_signer(new client::Signer(this))
 {
 #ifndef BUZZ_HAVE_QTKEYCHAIN
     m_keychain = KeychainUse::Never;
@@ -55,9 +57,19 @@ QString Identity::keyFilePath() const
 
 void Identity::adopt(nostr::SecretKey key, Source source)
 {
-    m_key = std::make_shared<const nostr::SecretKey>(std::move(key));
     m_source = source;
+    m_signer->setKey(std::make_shared<const nostr::SecretKey>(std::move(key)));
     emit changed();
+}
+
+bool Identity::hasKey() const
+{
+    return m_signer->hasKey();
+}
+
+std::shared_ptr<const nostr::SecretKey> Identity::secretKey() const
+{
+    return m_signer->key();
 }
 
 Expected<void, QString> Identity::useExplicit(const QString &hexOrNsec)
@@ -197,24 +209,25 @@ QCoro::Task<Expected<void, QString>> Identity::import(QString hexOrNsec)
 
 QString Identity::publicKeyHex() const
 {
-    return m_key ? QString::fromStdString(m_key->publicKeyHex()) : QString();
+    return m_signer->publicKeyHex();
 }
 
 QString Identity::npub() const
 {
-    return m_key ? QString::fromStdString(nostr::nip19::encodeNpub(m_key->publicKeyHex()))
-                 : QString();
+    const auto key = m_signer->key();
+    return key ? QString::fromStdString(nostr::nip19::encodeNpub(key->publicKeyHex())) : QString();
 }
 
 QString Identity::shortNpub() const
 {
-    return m_key ? QString::fromStdString(nostr::nip19::shortNpub(m_key->publicKeyHex()))
-                 : QString();
+    const auto key = m_signer->key();
+    return key ? QString::fromStdString(nostr::nip19::shortNpub(key->publicKeyHex())) : QString();
 }
 
 QString Identity::nsec() const
 {
-    return m_key ? QString::fromStdString(m_key->toNsec()) : QString();
+    const auto key = m_signer->key();
+    return key ? QString::fromStdString(key->toNsec()) : QString();
 }
 
 QString Identity::sourceName() const

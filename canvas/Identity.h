@@ -10,6 +10,10 @@
 
 #include <memory>
 
+namespace buzz::client {
+class Signer;
+}
+
 namespace buzz::canvas {
 
 // The user's Nostr key. Where it comes from, in order:
@@ -19,6 +23,8 @@ namespace buzz::canvas {
 //      layout) — used where no keychain is available. A corrupt file is renamed
 //      identity.key.bad.<unix time>, never overwritten silently.
 // The secret is never logged. Call load() once at start; generate()/import() persist the key.
+// The key itself lives in signer(), the process's one holder of it: hand that to RelayConnection
+// so a new identity signs every later request and re-authenticates the open WebSocket.
 class Identity : public QObject
 {
     Q_OBJECT
@@ -43,8 +49,9 @@ public:
     // Imports hex or nsec and persists it. Error: "invalid secret key: …" or a storage failure.
     QCoro::Task<Expected<void, QString>> import(QString hexOrNsec);
 
-    bool hasKey() const { return m_key != nullptr; }
-    std::shared_ptr<const nostr::SecretKey> secretKey() const { return m_key; }
+    client::Signer *signer() const { return m_signer; }
+    bool hasKey() const;
+    std::shared_ptr<const nostr::SecretKey> secretKey() const;
     QString publicKeyHex() const;
     QString npub() const;
     QString shortNpub() const; // "npub1abcde…wxyz"
@@ -69,7 +76,7 @@ private:
 
     QString m_dataDir;
     KeychainUse m_keychain;
-    std::shared_ptr<const nostr::SecretKey> m_key;
+    client::Signer *m_signer;
     Source m_source = Source::None;
     QString m_lastError;
 };

@@ -1,6 +1,7 @@
 #include "ui/DiagnosticsPanel.h"
 
 #include "net/client/RequestLog.h"
+#include "ui/ConnectionStatus.h"
 #include "ui/models/RequestLogModel.h"
 
 #include <QApplication>
@@ -21,6 +22,8 @@ DiagnosticsPanel::DiagnosticsPanel(client::RequestLog *log, QWidget *parent)
     , m_model(new RequestLogModel(log, this))
     , m_table(new QTableView(this))
     , m_summary(new QLabel(this))
+    , m_connection(new QLabel(this))
+    , m_connectionAction(new QPushButton(this))
 {
     setObjectName(QStringLiteral("diagnosticsPanel"));
     m_table->setObjectName(QStringLiteral("requestLogTable"));
@@ -41,6 +44,13 @@ DiagnosticsPanel::DiagnosticsPanel(client::RequestLog *log, QWidget *parent)
     m_table->setColumnWidth(RequestLogModel::Status, 80);
     m_table->setColumnWidth(RequestLogModel::Latency, 60);
     m_summary->setObjectName(QStringLiteral("diagnosticsSummaryLabel"));
+    m_connection->setObjectName(QStringLiteral("connectionStateLabel"));
+    m_connection->setAccessibleName(tr("Relay connection"));
+    m_connection->setWordWrap(true);
+    m_connection->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_connection->hide();
+    m_connectionAction->setObjectName(QStringLiteral("connectionActionButton"));
+    m_connectionAction->hide();
 
     auto *copy = new QPushButton(tr("Copy as JSON"), this);
     copy->setObjectName(QStringLiteral("copyLogJsonButton"));
@@ -59,15 +69,43 @@ DiagnosticsPanel::DiagnosticsPanel(client::RequestLog *log, QWidget *parent)
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &DiagnosticsPanel::updateSummary);
 
+    auto *connectionRow = new QHBoxLayout;
+    connectionRow->addWidget(m_connection, 1);
+    connectionRow->addWidget(m_connectionAction);
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_summary, 1);
     bar->addWidget(clear);
     bar->addWidget(copy);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(connectionRow);
     layout->addLayout(bar);
     layout->addWidget(m_table, 1);
     updateSummary();
+}
+
+void DiagnosticsPanel::setConnectionStatus(ConnectionStatus *status)
+{
+    m_status = status;
+    connect(m_status, &ConnectionStatus::changed, this, &DiagnosticsPanel::updateConnection);
+    connect(m_connectionAction, &QPushButton::clicked, m_status, &ConnectionStatus::act);
+    m_connection->show();
+    updateConnection();
+}
+
+void DiagnosticsPanel::updateConnection()
+{
+    QString text = tr("Relay: %1").arg(m_status->stateText());
+    const QString live = m_status->liveText();
+    if (!live.isEmpty())
+        text += QStringLiteral(" · ") + live;
+    const QString detail = m_status->detailText();
+    if (!detail.isEmpty())
+        text += QLatin1Char('\n') + detail;
+    m_connection->setText(text);
+    m_connectionAction->setText(m_status->actionLabel());
+    m_connectionAction->setAccessibleName(m_status->actionLabel());
+    m_connectionAction->setVisible(m_status->action() != ConnectionStatus::Action::None);
 }
 
 QString DiagnosticsPanel::logJson() const

@@ -7,9 +7,11 @@
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/ChannelListPanel.h"
+#include "ui/ConnectionStatus.h"
 #include "ui/DiagnosticsPanel.h"
 #include "ui/HistoryPanel.h"
 #include "ui/IdentityDialog.h"
+#include "ui/NoticeBanner.h"
 #include "ui/SearchPanel.h"
 #include "ui/models/ChannelListModel.h"
 
@@ -20,11 +22,13 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 namespace buzz::ui {
 
@@ -32,6 +36,7 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
     : QMainWindow(parent)
     , m_services(services)
     , m_settings(settings)
+    , m_connectionStatus(new ConnectionStatus(services.connection->socket(), services.canvas, this))
     , m_canvas(new CanvasPane(services, this))
     , m_channels(new ChannelListPanel(services, this))
     , m_history(new HistoryPanel(services, this))
@@ -40,7 +45,7 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
 {
     setObjectName(QStringLiteral("mainWindow"));
     setAccessibleName(tr("Buzz Canvas"));
-    setCentralWidget(m_canvas);
+    createConnectionBanner();
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     resize(1280, 800);
 
@@ -56,6 +61,7 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
                 updateActions();
             });
     connect(m_channels, &ChannelListPanel::relayProblem, this, &MainWindow::onRelayProblem);
+    m_diagnostics->setConnectionStatus(m_connectionStatus);
     connect(m_canvas, &CanvasPane::joinRequested, m_channels, &ChannelListPanel::joinChannel);
     connect(m_canvas, &CanvasPane::settingsRequested, this, &MainWindow::showSettings);
     connect(m_canvas, &CanvasPane::identityRequested, this, &MainWindow::showIdentity);
@@ -65,11 +71,6 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
         // Every settled save may have moved the head: the history list is re-read.
         if (outcome.kind != canvas::SaveOutcome::Kind::Error)
             m_history->reload();
-        if (outcome.kind != canvas::SaveOutcome::Kind::Error
-            && outcome.kind != canvas::SaveOutcome::Kind::OutcomeUnknown) {
-            m_relayProblem.clear();
-            updateRelayStatus();
-        }
     });
     connect(m_canvas, &CanvasPane::editingChanged, this, [this] {
         updateActions();
@@ -93,10 +94,13 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
         return channel ? channel->name : QString();
     });
 
-    connect(m_services.connection->socket(), &client::RelaySocket::stateChanged, this,
-            &MainWindow::updateRelayStatus);
-    connect(m_services.identity, &canvas::Identity::changed, this,
-            &MainWindow::updateIdentityStatus);
+    connect(m_connectionStatus, &ConnectionStatus::changed, this, &MainWindow::updateRelayStatus);
+    connect(m_services.connection->socket(), &client::RelaySocket::recovered, this,
+            &MainWindow::onConnectionRecovered);
+    connect(m_services.identity, &canvas::Identity::changed, this, [this] {
+        updateIdentityStatus();
+        m_channels->refresh(); // "my channels" belong to the identity
+    });
 
     if (m_settings) {
         restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
@@ -249,6 +253,14 @@ void MainWindow::createStatusBar()
     m_relayStatus = new QLabel(this);
     m_relayStatus->setObjectName(QStringLiteral("relayStatusLabel"));
     m_relayStatus->setAccessibleName(tr("Relay status"));
+    m_relayRetry = new QToolButton(this);
+    m_relayRetry->setObjectName(QStringLiteral("relayRetryButton"));
+    m_relayRetry->setAccessibleName(tr("Connect to the relay again"));
+    m_relayRetry->setAutoRaise(true);
+    connect(m_relayRetry, &QToolButton::clicked, m_connectionStatus, &ConnectionStatus::act);
+    m_liveStatus = new QLabel(this);
+    m_liveStatus->setObjectName(QStringLiteral("liveStatusLabel"));
+    m_liveStatus->setAccessibleName(tr("Live updates"));
     m_identityButton = new QToolButton(this);
     m_identityButton->setObjectName(QStringLiteral("identityButton"));
     m_identityButton->setAccessibleName(tr("Identity"));
@@ -259,8 +271,50 @@ void MainWindow::createStatusBar()
     m_saveState->setObjectName(QStringLiteral("saveStateLabel"));
     m_saveState->setAccessibleName(tr("Save state"));
     statusBar()->addWidget(m_relayStatus, 1);
+    statusBar()->addWidget(m_relayRetry);
+    statusBar()->addPermanentWidget(m_liveStatus);
     statusBar()->addPermanentWidget(m_saveState);
     statusBar()->addPermanentWidget(m_identityButton);
+}
+
+void MainWindow::createConnectionBanner()
+{
+    // Above the canvas and outside it: the connection is the window's, not one canvas's.
+    m_connectionBanner = new NoticeBanner(QStringLiteral("connectionBanner"), this);
+    m_connectionBanner->setAccessibleName(tr("Relay connection"));
+    m_connectionBanner->setClosable(false); // it leaves by itself once connected
+    connect(m_connectionBanner->addAction(QStringLiteral("Retry"), tr("Retry now")),
+            &QPushButton::clicked, m_connectionStatus, &ConnectionStatus::act);
+    connect(m_connectionBanner->addAction(QStringLiteral("Reconnect"), tr("Reconnect")),
+            &QPushButton::clicked, m_connectionStatus, &ConnectionStatus::act);
+    connect(m_connectionBanner->addAction(QStringLiteral("Identity"), tr("Identity…")),
+            &QPushButton::clicked, this, &MainWindow::showIdentity);
+    connect(m_connectionBanner->addAction(QStringLiteral("Settings"), tr("Settings…")),
+            &QPushButton::clicked, this, &MainWindow::showSettings);
+    auto *centre = new QWidget(this);
+    auto *layout = new QVBoxLayout(centre);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    // A layout of hidden widgets takes no room: no gap above the canvas while connected.
+    auto *bannerRow = new QHBoxLayout;
+    bannerRow->setContentsMargins(10, 8, 10, 0);
+    bannerRow->addWidget(m_connectionBanner);
+    layout->addLayout(bannerRow);
+    layout->addWidget(m_canvas, 1);
+    setCentralWidget(centre);
+}
+
+void MainWindow::onConnectionRecovered()
+{
+    // Back after trouble: what failed meanwhile (channel list, canvas, history) is read again, so
+    // no error banner outlives the outage. Live subscriptions catch up by themselves.
+    m_relayProblem.clear();
+    m_channels->refresh();
+    if (!m_canvas->channelId().isEmpty()) {
+        m_canvas->reload();
+        m_history->reload();
+    }
+    updateRelayStatus();
 }
 
 void MainWindow::start(const QString &firstChannelName)
@@ -280,6 +334,7 @@ void MainWindow::onChannelActivated(const canvas::ChannelInfo &channel)
         return;
     }
     m_canvas->openChannel(channel);
+    m_connectionStatus->setChannel(channel.id);
     m_history->setChannel(channel.id, channel.canEditCanvas());
     updateTitle();
     updateActions();
@@ -287,45 +342,37 @@ void MainWindow::onChannelActivated(const canvas::ChannelInfo &channel)
 
 void MainWindow::onRelayProblem(const client::RelayError &error)
 {
-    m_relayProblem = error.shortText();
-    m_relayStatus->setToolTip(error.longText());
+    m_relayProblem = error.longText();
     updateRelayStatus();
 }
 
 void MainWindow::updateRelayStatus()
 {
-    using State = client::RelaySocket::State;
-    const auto *socket = m_services.connection->socket();
-    QString state;
-    switch (socket->state()) {
-    case State::Disconnected:
-        state = tr("not connected");
-        break;
-    case State::Connecting:
-        state = tr("connecting…");
-        break;
-    case State::Authenticating:
-        state = tr("signing in…");
-        break;
-    case State::Connected:
-        state = tr("connected");
-        break;
-    case State::Stalled:
-        state = tr("stalled — reconnecting");
-        break;
-    case State::Backoff:
-        state = tr("offline — retrying");
-        break;
-    case State::AuthRejected:
-        state = tr("sign-in rejected: %1 — check Settings and Identity").arg(socket->lastError());
-        break;
+    const QString state = m_connectionStatus->stateText();
+    m_relayStatus->setText(tr("%1 · %2").arg(m_services.relayLabel, state));
+    QString tooltip = m_services.connection->relayUrl().toString();
+    for (const QString &line : {m_connectionStatus->detailText(), m_relayProblem}) {
+        if (!line.isEmpty())
+            tooltip += QLatin1Char('\n') + line;
     }
-    QString text = tr("%1 · %2").arg(m_services.relayLabel, state);
-    if (!m_relayProblem.isEmpty() && socket->state() != State::Connected)
-        text += QStringLiteral(" · ") + m_relayProblem;
-    m_relayStatus->setText(text);
-    if (m_relayProblem.isEmpty())
-        m_relayStatus->setToolTip(m_services.connection->relayUrl().toString());
+    m_relayStatus->setToolTip(tooltip);
+    m_relayRetry->setText(m_connectionStatus->actionLabel());
+    m_relayRetry->setVisible(m_connectionStatus->action() != ConnectionStatus::Action::None);
+    m_liveStatus->setText(m_connectionStatus->liveText());
+
+    if (!m_connectionStatus->bannerVisible()) {
+        m_connectionBanner->hide();
+        return;
+    }
+    const auto action = m_connectionStatus->action();
+    const bool rejected = action == ConnectionStatus::Action::Reconnect;
+    m_connectionBanner->showMessage(state, m_connectionStatus->bannerTone(),
+                                    m_connectionStatus->detailText());
+    m_connectionBanner->setActionVisible(QStringLiteral("Retry"),
+                                         action == ConnectionStatus::Action::RetryNow);
+    m_connectionBanner->setActionVisible(QStringLiteral("Reconnect"), rejected);
+    m_connectionBanner->setActionVisible(QStringLiteral("Identity"), rejected);
+    m_connectionBanner->setActionVisible(QStringLiteral("Settings"), true);
 }
 
 void MainWindow::updateIdentityStatus()

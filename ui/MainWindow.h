@@ -16,8 +16,10 @@ namespace buzz::ui {
 
 class CanvasPane;
 class ChannelListPanel;
+class ConnectionStatus;
 class DiagnosticsPanel;
 class HistoryPanel;
+class NoticeBanner;
 class SearchPanel;
 
 // The app window: channels on the left, the canvas in the centre, History / Search / Diagnostics
@@ -43,6 +45,7 @@ public:
     HistoryPanel *historyPanel() const { return m_history; }
     SearchPanel *searchPanel() const { return m_search; }
     DiagnosticsPanel *diagnosticsPanel() const { return m_diagnostics; }
+    ConnectionStatus *connectionStatus() const { return m_connectionStatus; }
     QDockWidget *historyDock() const { return m_historyDock; }
     QDockWidget *searchDock() const { return m_searchDock; }
     QDockWidget *diagnosticsDock() const { return m_diagnosticsDock; }
@@ -60,8 +63,10 @@ private:
     void createActions();
     void createDocks();
     void createStatusBar();
+    void createConnectionBanner();
     void onChannelActivated(const canvas::ChannelInfo &channel);
     void onRelayProblem(const client::RelayError &error);
+    void onConnectionRecovered();
     void updateRelayStatus();
     void updateIdentityStatus();
     void updateTitle();
@@ -72,6 +77,7 @@ private:
     SettingsDialog::Values m_relaySettings;
     QString m_relayOverrideNote;
 
+    ConnectionStatus *m_connectionStatus;
     CanvasPane *m_canvas;
     ChannelListPanel *m_channels;
     HistoryPanel *m_history;
@@ -90,10 +96,13 @@ private:
     QAction *m_searchAction = nullptr;
     QAction *m_previewAction = nullptr;
 
+    NoticeBanner *m_connectionBanner = nullptr;
     QLabel *m_relayStatus = nullptr;
+    QToolButton *m_relayRetry = nullptr;
+    QLabel *m_liveStatus = nullptr;
     QToolButton *m_identityButton = nullptr;
     QLabel *m_saveState = nullptr;
-    QString m_relayProblem;
+    QString m_relayProblem; // the last failed request's long wording (status bar tooltip)
 };
 
 } // namespace buzz::ui

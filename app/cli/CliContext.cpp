@@ -52,8 +52,6 @@ QCoro::Task<bool> CliContext::loadIdentity(bool required)
         m_exitCode = error(QStringLiteral("auth"), message, ExitCode::Auth);
         co_return false;
     }
-    if (m_connection && m_identity->hasKey())
-        m_connection->setSecretKey(m_identity->secretKey());
     co_return m_identity->hasKey();
 }
 
@@ -68,9 +66,7 @@ bool CliContext::connect()
         m_exitCode = usageError(QStringLiteral("invalid relay URL: ") + text);
         return false;
     }
-    m_connection = std::make_unique<client::RelayConnection>(url);
-    if (m_identity->hasKey())
-        m_connection->setSecretKey(m_identity->secretKey());
+    m_connection = std::make_unique<client::RelayConnection>(url, m_identity->signer());
     if (m_args.flag(QStringLiteral("trace"))) {
         QObject::connect(m_connection->requestLog(), &client::RequestLog::entryAdded,
                          [](const client::RequestLogEntry &entry) {

@@ -8,6 +8,7 @@
 #include "canvas/ProfileCache.h"
 #include "canvas/SearchService.h"
 #include "net/client/RelayConnection.h"
+#include "net/client/RelaySocket.h"
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/MainWindow.h"
@@ -101,10 +102,10 @@ QCoro::Task<bool> DesktopSession::start()
             co_return false;
     }
 
-    auto *connection = new client::RelayConnection(url, m_serviceOwner);
-    connection->setSecretKey(identity->secretKey());
-    connect(identity, &canvas::Identity::changed, connection,
-            [connection, identity] { connection->setSecretKey(identity->secretKey()); });
+    // The identity's signer is the connection's: a new key re-authenticates the open socket.
+    auto *connection = new client::RelayConnection(url, identity->signer(), m_serviceOwner);
+    if (m_options.connectionTiming)
+        connection->socket()->setTiming(*m_options.connectionTiming);
 
     m_services.connection = connection;
     m_services.identity = identity;
@@ -141,6 +142,9 @@ QCoro::Task<bool> DesktopSession::start()
     });
     if (m_options.showWindow)
         m_window->show();
+    // The socket is the connection state the window shows, and it retries by itself while the
+    // relay is down; open it now, not when the first canvas is watched.
+    connection->socket()->open();
     m_window->start(m_relay ? m_options.firstChannelName : QString());
     emit started();
     co_return true;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "net/client/RelaySocket.h"
 #include "ui/SettingsDialog.h"
 #include "ui/UiServices.h"
 
@@ -39,6 +40,8 @@ public:
         QString relaySource; // "--relay" / "BUZZ_RELAY_URL" for the Settings note
         bool showWindow = true;
         QString firstChannelName = QStringLiteral("general");
+        // Reconnect / stall timings of the relay connection (tests shorten them).
+        std::optional<client::RelaySocket::Timing> connectionTiming;
     };
 
     explicit DesktopSession(Options options, QObject *parent = nullptr);

@@ -1,6 +1,7 @@
 #include "net/client/HttpBridge.h"
 
 #include "net/client/RequestLog.h"
+#include "net/client/Signer.h"
 #include "net/nostr/Nip98.h"
 #include "net/nostr/RelayUrl.h"
 
@@ -81,9 +82,10 @@ RelayError malformed(const char *what)
 
 } // namespace
 
-HttpBridge::HttpBridge(const QUrl &relayUrl, RequestLog *log, QObject *parent)
+HttpBridge::HttpBridge(const QUrl &relayUrl, Signer *signer, RequestLog *log, QObject *parent)
     : QObject(parent)
     , m_network(new QNetworkAccessManager(this))
+    , m_signer(signer)
     , m_log(log)
 {
     m_httpBase = QUrl(
@@ -93,11 +95,6 @@ HttpBridge::HttpBridge(const QUrl &relayUrl, RequestLog *log, QObject *parent)
 }
 
 HttpBridge::~HttpBridge() = default;
-
-void HttpBridge::setSecretKey(std::shared_ptr<const nostr::SecretKey> key)
-{
-    m_key = std::move(key);
-}
 
 RelayError HttpBridge::classifyHttpFailure(int httpStatus, const QByteArray &body,
                                            const QString &contentType, const QString &location)
@@ -188,10 +185,13 @@ QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::post(const QString &pat
         }
         if (m_log)
             m_log->append(entry);
+        if (!result && result.error().outcomeUnknown())
+            emit requestUnanswered();
         return result;
     };
 
-    if (!m_key) {
+    const auto key = m_signer ? m_signer->key() : nullptr;
+    if (!key) {
         co_return finish(fail(
             RelayError::make(RelayError::Kind::Auth, QStringLiteral("no identity configured"),
                              QStringLiteral("no identity configured: set a private key first"))));
@@ -203,8 +203,8 @@ QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::post(const QString &pat
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
     request.setRawHeader("Accept", "application/json");
     const std::string authorization = nostr::nip98::buildAuthorizationHeader(
-        *m_key, url.toString().toStdString(), "POST",
-        std::string_view(body.constData(), body.size()), QDateTime::currentSecsSinceEpoch());
+        *key, url.toString().toStdString(), "POST", std::string_view(body.constData(), body.size()),
+        QDateTime::currentSecsSinceEpoch());
     request.setRawHeader("Authorization", QByteArray::fromStdString(authorization));
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
 

@@ -3,7 +3,6 @@
 #include "net/client/RelayError.h"
 #include "net/nostr/Event.h"
 #include "net/nostr/Filter.h"
-#include "net/nostr/Keys.h"
 
 #include <QObject>
 #include <QString>
@@ -12,7 +11,6 @@
 #include <qcoro/qcorotask.h>
 
 #include <chrono>
-#include <memory>
 #include <vector>
 
 class QNetworkAccessManager;
@@ -20,6 +18,7 @@ class QNetworkAccessManager;
 namespace buzz::client {
 
 class RequestLog;
+class Signer;
 
 // Per-request settings. The caller label ends up in the RequestLog (diagnostics, --trace).
 struct RequestOptions
@@ -76,12 +75,11 @@ class HttpBridge : public QObject
     Q_OBJECT
 public:
     // `relayUrl` may be ws(s):// or http(s)://; the HTTP base is derived (ws→http, trailing /
-    // trimmed).
-    HttpBridge(const QUrl &relayUrl, RequestLog *log, QObject *parent = nullptr);
+    // trimmed). `signer` (not owned) signs each request's NIP-98 header with the key it holds at
+    // that moment.
+    HttpBridge(const QUrl &relayUrl, Signer *signer, RequestLog *log, QObject *parent = nullptr);
     ~HttpBridge() override;
 
-    void setSecretKey(std::shared_ptr<const nostr::SecretKey> key);
-    std::shared_ptr<const nostr::SecretKey> secretKey() const { return m_key; }
     QUrl httpBase() const { return m_httpBase; }
 
     // POST /events with the event's exact JSON. Re-sending the same Event sends the same bytes
@@ -108,11 +106,16 @@ public:
     static RelayError classifyHttpFailure(int httpStatus, const QByteArray &body,
                                           const QString &contentType, const QString &location);
 
+signals:
+    // A request got no answer from the relay (RelayError::outcomeUnknown()): the connection may
+    // have stalled. RelayConnection has the WebSocket probe it.
+    void requestUnanswered();
+
 private:
     QNetworkAccessManager *m_network;
+    Signer *m_signer;
     RequestLog *m_log;
     QUrl m_httpBase;
-    std::shared_ptr<const nostr::SecretKey> m_key;
 };
 
 } // namespace buzz::client

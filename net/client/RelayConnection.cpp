@@ -3,17 +3,21 @@
 #include "net/client/HttpBridge.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/RequestLog.h"
+#include "net/client/Signer.h"
 #include "net/nostr/RelayUrl.h"
 
 namespace buzz::client {
 
-RelayConnection::RelayConnection(const QUrl &relayUrl, QObject *parent)
+RelayConnection::RelayConnection(const QUrl &relayUrl, Signer *signer, QObject *parent)
     : QObject(parent)
     , m_relayUrl(relayUrl)
+    , m_signer(signer ? signer : new Signer(this))
     , m_log(new RequestLog(this))
-    , m_bridge(new HttpBridge(relayUrl, m_log, this))
-    , m_socket(new RelaySocket(relayUrl, m_log, this))
-{ }
+    , m_bridge(new HttpBridge(relayUrl, m_signer, m_log, this))
+    , m_socket(new RelaySocket(relayUrl, m_signer, m_log, this))
+{
+    connect(m_bridge, &HttpBridge::requestUnanswered, m_socket, &RelaySocket::probe);
+}
 
 RelayConnection::~RelayConnection() = default;
 
@@ -32,17 +36,14 @@ QUrl RelayConnection::parseRelayUrl(const QString &text)
     return url;
 }
 
-void RelayConnection::setSecretKey(std::shared_ptr<const nostr::SecretKey> key)
+std::shared_ptr<const nostr::SecretKey> RelayConnection::secretKey() const
 {
-    m_key = std::move(key);
-    m_bridge->setSecretKey(m_key);
-    m_socket->setSecretKey(m_key);
-    emit secretKeyChanged();
+    return m_signer->key();
 }
 
 QString RelayConnection::publicKeyHex() const
 {
-    return m_key ? QString::fromStdString(m_key->publicKeyHex()) : QString();
+    return m_signer->publicKeyHex();
 }
 
 QUrl RelayConnection::httpBase() const

@@ -13,28 +13,34 @@ namespace buzz::client {
 class HttpBridge;
 class RelaySocket;
 class RequestLog;
+class Signer;
 
 // Everything needed to talk to one relay, built once by the desktop app and the CLI:
-// the relay URL, the signing identity, the HTTP bridge, the WebSocket and the request log.
-// Owns its children; the services in canvas/ hold a pointer to it.
+// the relay URL, the signer, the HTTP bridge, the WebSocket and the request log. Owns its
+// children; the services in canvas/ hold a pointer to it.
+//
+// The WebSocket's state (socket()->state()) is the connection state the app shows; an HTTP
+// request that goes unanswered makes the socket probe the relay at once (RelaySocket::probe), so
+// a frozen relay reads as Stalled while saves fail, not as connected.
 class RelayConnection : public QObject
 {
     Q_OBJECT
 public:
     // `relayUrl` as the user typed it: ws://, wss://, http:// or https:// (a bare host:port is
     // taken as http://). The WebSocket is created but not opened; call socket()->open() for live
-    // updates (the CLI never does).
-    explicit RelayConnection(const QUrl &relayUrl, QObject *parent = nullptr);
+    // updates and connection state (the CLI never does). `signer` (not owned) holds the key, the
+    // one place it lives (the app passes Identity's); nullptr: the connection makes its own.
+    explicit RelayConnection(const QUrl &relayUrl, Signer *signer = nullptr,
+                             QObject *parent = nullptr);
     ~RelayConnection() override;
 
     // Parses user input ("localhost:3000", "ws://…", "https://…"); invalid input gives an empty
     // QUrl.
     static QUrl parseRelayUrl(const QString &text);
 
-    // The identity used to sign NIP-98 headers, NIP-42 AUTH and events. Shared by bridge and
-    // socket.
-    void setSecretKey(std::shared_ptr<const nostr::SecretKey> key);
-    std::shared_ptr<const nostr::SecretKey> secretKey() const { return m_key; }
+    // Signs NIP-98 headers, NIP-42 AUTH and events: read the key at the moment of signing.
+    Signer *signer() const { return m_signer; }
+    std::shared_ptr<const nostr::SecretKey> secretKey() const;
     QString publicKeyHex() const; // empty without a key
 
     QUrl relayUrl() const { return m_relayUrl; }
@@ -48,12 +54,9 @@ public:
     RelaySocket *socket() const { return m_socket; }
     RequestLog *requestLog() const { return m_log; }
 
-signals:
-    void secretKeyChanged();
-
 private:
     QUrl m_relayUrl;
-    std::shared_ptr<const nostr::SecretKey> m_key;
+    Signer *m_signer;
     RequestLog *m_log;
     HttpBridge *m_bridge;
     RelaySocket *m_socket;

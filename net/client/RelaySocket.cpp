@@ -1,15 +1,16 @@
 #include "net/client/RelaySocket.h"
 
 #include "net/client/RequestLog.h"
+#include "net/client/Signer.h"
 #include "net/nostr/Nip42.h"
 #include "net/nostr/RelayUrl.h"
 
-#include <QCoroSignal>
-#include <QDateTime>
 #include <QLoggingCategory>
 #include <QWebSocket>
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 Q_LOGGING_CATEGORY(lcSocket, "buzz.client.socket")
 
@@ -18,6 +19,9 @@ namespace buzz::client {
 namespace {
 
 constexpr qint64 kResubscribeOverlapSecs = 5;
+constexpr qsizetype kRecentIdsBound = 1024;
+
+using std::chrono::milliseconds;
 
 QByteArray frame(const nlohmann::json &message)
 {
@@ -26,51 +30,78 @@ QByteArray frame(const nlohmann::json &message)
 
 bool anyStrong(const std::vector<nostr::Filter> &filters)
 {
-    for (const auto &filter : filters) {
-        if (filter.isStrong())
+    return std::any_of(filters.begin(), filters.end(),
+                       [](const nostr::Filter &filter) { return filter.isStrong(); });
+}
+
+// A CLOSED reason the relay would give again to the same REQ on the same connection: resending
+// cannot help until something changes (a new connection, another identity). Everything else —
+// "error: query timed out", "error: retryable: …", an unknown prefix — is retried after a backoff.
+bool isPermanentRefusal(const QString &reason)
+{
+    for (const char *prefix : {"restricted:", "invalid:", "blocked:", "unsupported:"}) {
+        if (reason.startsWith(QLatin1String(prefix)))
             return true;
     }
     return false;
 }
 
+// The request log's status for a CLOSED subscription, named like RelayError kinds.
+QString closedStatus(const QString &reason)
+{
+    if (reason.startsWith(QLatin1String("restricted:"))
+        || reason.startsWith(QLatin1String("auth-required:")))
+        return QStringLiteral("auth");
+    if (isPermanentRefusal(reason))
+        return QStringLiteral("bad_request");
+    return QStringLiteral("retryable");
+}
+
 } // namespace
 
-RelaySocket::RelaySocket(const QUrl &relayUrl, RequestLog *log, QObject *parent)
+RelaySocket::RelaySocket(const QUrl &relayUrl, Signer *signer, RequestLog *log, QObject *parent)
     : QObject(parent)
+    , m_signer(signer)
     , m_log(log)
 {
     m_wsUrl =
         QUrl(QString::fromStdString(nostr::wsUrlFromHttpBase(relayUrl.toString().toStdString())));
+    m_clock.start();
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &RelaySocket::connectSocket);
-    connect(&m_watchdog, &QTimer::timeout, this, &RelaySocket::onWatchdog);
-    m_authTimer.setSingleShot(true);
-    connect(&m_authTimer, &QTimer::timeout, this, [this] {
-        // No challenge or no OK in time: an ordinary (retryable) failure, unlike a rejection.
-        m_lastError = QStringLiteral("authentication timed out");
-        if (m_socket)
-            m_socket->abort();
+    m_connectTimer.setSingleShot(true);
+    connect(&m_connectTimer, &QTimer::timeout, this, [this] {
+        // No handshake, challenge or OK in time: an ordinary (retryable) failure, unlike a
+        // rejection.
+        onConnectionLost(QStringLiteral("the relay did not complete the connection in time"));
     });
-    // Keep-alive pings so a quiet but healthy connection keeps producing inbound frames (pongs);
-    // the watchdog itself stays passive.
-    connect(&m_keepAlive, &QTimer::timeout, this, [this] {
-        if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
-            m_socket->ping();
+    connect(&m_keepAlive, &QTimer::timeout, this, &RelaySocket::onKeepAlive);
+    m_probeTimer.setSingleShot(true);
+    connect(&m_probeTimer, &QTimer::timeout, this, [this] {
+        if (m_state == State::Connected && m_lastFrameMs < m_probeStartedMs)
+            becomeStalled(QStringLiteral("the relay stopped answering"));
     });
+    m_resubscribeTimer.setSingleShot(true);
+    connect(&m_resubscribeTimer, &QTimer::timeout, this, &RelaySocket::sendDueResubscriptions);
+    if (m_signer)
+        connect(m_signer, &Signer::keyChanged, this, &RelaySocket::onKeyChanged);
 }
 
 RelaySocket::~RelaySocket()
 {
     m_wanted = false;
-    if (m_socket) {
-        m_socket->disconnect(this);
-        m_socket->abort();
-    }
+    disposeSocket();
 }
 
-void RelaySocket::setSecretKey(std::shared_ptr<const nostr::SecretKey> key)
+void RelaySocket::setTiming(Timing timing)
 {
-    m_key = std::move(key);
+    m_timing = timing;
+    m_nextBackoff = std::clamp(m_nextBackoff, m_timing.initialBackoff, m_timing.maxBackoff);
+    if (m_keepAlive.isActive())
+        m_keepAlive.start(m_timing.pingInterval);
+    if (m_reconnectTimer.isActive())
+        m_reconnectTimer.start(
+            std::min(milliseconds(m_reconnectTimer.remainingTime()), m_timing.initialBackoff));
 }
 
 void RelaySocket::setState(State state)
@@ -81,9 +112,30 @@ void RelaySocket::setState(State state)
     emit stateChanged(state);
 }
 
+void RelaySocket::setSubscriptionState(const QString &id, Subscription &subscription,
+                                       SubscriptionState state)
+{
+    if (subscription.state == state)
+        return;
+    subscription.state = state;
+    emit subscriptionStateChanged(id, state); // may unsubscribe: `subscription` is not used after
+}
+
+milliseconds RelaySocket::nextAttemptIn() const
+{
+    if (m_state != State::Reconnecting || !m_reconnectTimer.isActive())
+        return milliseconds(0);
+    return milliseconds(std::max(0, m_reconnectTimer.remainingTime()));
+}
+
+milliseconds RelaySocket::silentFor() const
+{
+    return m_socket ? milliseconds(nowMs() - m_lastFrameMs) : milliseconds(0);
+}
+
 void RelaySocket::open()
 {
-    if (m_wanted && m_state != State::Disconnected)
+    if (m_wanted)
         return;
     m_wanted = true;
     m_nextBackoff = m_timing.initialBackoff;
@@ -94,16 +146,10 @@ void RelaySocket::close()
 {
     m_wanted = false;
     m_reconnectTimer.stop();
-    m_watchdog.stop();
-    m_keepAlive.stop();
-    m_authTimer.stop();
-    if (m_socket) {
-        m_socket->disconnect(this);
-        m_socket->close();
-        m_socket->deleteLater();
-        m_socket = nullptr;
-    }
-    setState(State::Disconnected);
+    m_resubscribeTimer.stop();
+    disposeSocket();
+    suspendSubscriptions();
+    setState(State::Idle);
 }
 
 void RelaySocket::reconnectNow()
@@ -111,85 +157,134 @@ void RelaySocket::reconnectNow()
     m_wanted = true;
     m_reconnectTimer.stop();
     m_nextBackoff = m_timing.initialBackoff;
-    m_lastError.clear();
+    disposeSocket();
+    suspendSubscriptions();
     connectSocket();
+}
+
+void RelaySocket::probe()
+{
+    if (m_state != State::Connected || !m_socket || m_probeTimer.isActive())
+        return;
+    m_probeStartedMs = nowMs();
+    m_socket->ping();
+    m_probeTimer.start(m_timing.probeTimeout);
 }
 
 void RelaySocket::connectSocket()
 {
     if (!m_wanted)
         return;
-    if (m_socket) {
-        m_socket->disconnect(this);
-        m_socket->abort();
-        m_socket->deleteLater();
-    }
+    disposeSocket();
     m_socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, this);
-    connect(m_socket, &QWebSocket::connected, this, &RelaySocket::onConnected);
-    connect(m_socket, &QWebSocket::disconnected, this, &RelaySocket::onDisconnected);
+    ++m_connectionSerial;
+    connect(m_socket, &QWebSocket::connected, this, [this] { m_lastFrameMs = nowMs(); });
+    connect(m_socket, &QWebSocket::disconnected, this, [this] {
+        onConnectionLost(m_state == State::Connecting
+                             ? QStringLiteral("could not connect (%1)").arg(m_socket->errorString())
+                             : QStringLiteral("the connection was lost"));
+    });
     connect(m_socket, &QWebSocket::textMessageReceived, this, &RelaySocket::onTextMessage);
-    connect(m_socket, &QWebSocket::pong, this, [this] { m_sinceLastFrame.restart(); });
-    for (auto it = m_subscriptions.begin(); it != m_subscriptions.end(); ++it)
-        it->sentSinceConnect = false;
+    connect(m_socket, &QWebSocket::pong, this, &RelaySocket::onFrame);
     m_pendingAuthId.clear();
+    m_authenticatedAs.clear();
     setState(State::Connecting);
-    m_sinceLastFrame.start();
-    m_authTimer.start(m_timing.authTimeout);
-    m_socket->open(m_wsUrl);
+    m_lastFrameMs = nowMs();
+    m_connectTimer.start(m_timing.connectTimeout);
+    m_socket->open(m_wsUrl); // the relay speaks first: ["AUTH", challenge]
 }
 
-void RelaySocket::scheduleReconnect()
+void RelaySocket::disposeSocket()
 {
-    if (!m_wanted || m_state == State::AuthRejected)
+    m_connectTimer.stop();
+    m_keepAlive.stop();
+    m_probeTimer.stop();
+    if (!m_socket)
         return;
-    setState(State::Backoff);
+    QWebSocket *socket = std::exchange(m_socket, nullptr);
+    socket->disconnect(this);
+    socket->abort();
+    socket->deleteLater();
+}
+
+void RelaySocket::suspendSubscriptions()
+{
+    // Nothing is live without a connection; whatever was sent must be caught up on later.
+    const QStringList ids = m_subscriptions.keys();
+    for (const QString &id : ids) {
+        auto it = m_subscriptions.find(id);
+        if (it == m_subscriptions.end())
+            continue;
+        it->gap = it->gap || it->sent;
+        setSubscriptionState(id, *it, SubscriptionState::Pending);
+    }
+}
+
+void RelaySocket::onConnectionLost(const QString &reason)
+{
+    const State was = m_state;
+    disposeSocket();
+    m_authenticatedAs.clear();
+    suspendSubscriptions();
+    if (!m_wanted) {
+        setState(State::Idle);
+        return;
+    }
+    if (was == State::AuthRejected)
+        return;
+    m_troubleSinceConnected = true;
+    if (was == State::Connecting)
+        ++m_failedAttempts;
+    m_lastError = reason;
+    qCInfo(lcSocket) << "relay connection:" << reason << "- retrying in" << m_nextBackoff.count()
+                     << "ms";
+    setState(State::Reconnecting);
     m_reconnectTimer.start(m_nextBackoff);
     m_nextBackoff = std::min(m_nextBackoff * 2, m_timing.maxBackoff);
 }
 
-void RelaySocket::onConnected()
+void RelaySocket::onFrame()
 {
-    m_sinceLastFrame.restart();
-    m_watchdog.start(m_timing.watchdogInterval);
-    m_keepAlive.start(std::max<std::chrono::milliseconds>(m_timing.stallAfter / 3,
-                                                          std::chrono::milliseconds(50)));
-    setState(State::Authenticating); // the relay speaks first: ["AUTH", challenge]
+    m_lastFrameMs = nowMs();
+    if (m_state != State::Stalled)
+        return;
+    m_lastError.clear();
+    m_troubleSinceConnected = false;
+    setState(State::Connected);
+    emit recovered();
 }
 
-void RelaySocket::onDisconnected()
+void RelaySocket::onKeepAlive()
 {
-    m_watchdog.stop();
-    m_keepAlive.stop();
-    m_authTimer.stop();
-    if (m_socket)
-        m_lastError = m_lastError.isEmpty() ? m_socket->errorString() : m_lastError;
-    // One-shot reads cannot survive a reconnect: fail them now.
-    for (auto it = m_subscriptions.begin(); it != m_subscriptions.end(); ++it) {
-        if (it->oneShot && !it->finished) {
-            it->finished = true;
-            it->closedReason = QStringLiteral("connection lost");
-            emit oneShotFinished(it.key());
-        }
-    }
-    if (m_state == State::AuthRejected || !m_wanted) {
-        if (!m_wanted)
-            setState(State::Disconnected);
+    if (!m_socket)
+        return;
+    const qint64 silent = nowMs() - m_lastFrameMs;
+    if (m_state == State::Stalled
+        && silent >= (m_timing.stallAfter + m_timing.reconnectAfterStall).count()) {
+        onConnectionLost(QStringLiteral("the relay stopped answering"));
         return;
     }
-    scheduleReconnect();
+    if (m_state == State::Connected && silent >= m_timing.stallAfter.count())
+        becomeStalled(QStringLiteral("the relay stopped answering"));
+    m_socket->ping();
 }
 
-void RelaySocket::onWatchdog()
+void RelaySocket::onKeyChanged()
 {
-    if (!m_socket || m_state == State::Backoff || m_state == State::AuthRejected)
+    // The relay refuses a second AUTH on one connection: a new identity needs a new connection.
+    // While waiting to reconnect there is nothing to do: the next attempt signs with the new key.
+    if (!m_wanted || m_state == State::Reconnecting)
         return;
-    if (m_sinceLastFrame.elapsed() < m_timing.stallAfter.count())
-        return;
-    qCInfo(lcSocket) << "no frame for" << m_sinceLastFrame.elapsed()
-                     << "ms: connection stalled, reconnecting";
-    m_lastError = QStringLiteral("connection stalled");
+    qCInfo(lcSocket) << "identity changed: reconnecting to authenticate with the new key";
+    reconnectNow();
+}
+
+void RelaySocket::becomeStalled(const QString &reason)
+{
+    qCInfo(lcSocket) << "no frame for" << nowMs() - m_lastFrameMs << "ms: connection stalled";
+    m_lastError = reason;
+    m_troubleSinceConnected = true;
     setState(State::Stalled);
-    m_socket->abort(); // → disconnected → backoff → reconnect
 }
 
 void RelaySocket::sendJson(const QByteArray &json)
@@ -200,57 +295,69 @@ void RelaySocket::sendJson(const QByteArray &json)
 
 void RelaySocket::handleAuthChallenge(const QString &challenge)
 {
-    if (!m_key) {
-        m_lastError = QStringLiteral("no identity configured");
-        setState(State::AuthRejected);
-        emit authRejected(m_lastError);
-        m_socket->close();
+    const auto key = m_signer ? m_signer->key() : nullptr;
+    if (!key) {
+        rejectAuth(QStringLiteral("no identity configured"));
         return;
     }
     const nostr::Event auth =
-        nostr::nip42::buildAuthEvent(*m_key, m_wsUrl.toString().toStdString(),
+        nostr::nip42::buildAuthEvent(*key, m_wsUrl.toString().toStdString(),
                                      challenge.toStdString(), QDateTime::currentSecsSinceEpoch());
     m_pendingAuthId = QString::fromStdString(auth.id);
-    setState(State::Authenticating);
+    m_pendingAuthAs = QString::fromStdString(key->publicKeyHex());
     sendJson(frame(nlohmann::json::array({"AUTH", auth.toJsonValue()})));
 }
 
 void RelaySocket::handleOk(const QString &eventId, bool accepted, const QString &message)
 {
-    if (eventId != m_pendingAuthId)
+    if (eventId.isEmpty() || eventId != m_pendingAuthId)
         return;
     m_pendingAuthId.clear();
-    m_authTimer.stop();
-    if (accepted) {
+    if (accepted)
         becomeConnected();
-        return;
-    }
-    // Terminal until the user acts: reconnecting would only be rejected again.
-    m_lastError = message;
-    setState(State::AuthRejected);
-    emit authRejected(message);
+    else
+        rejectAuth(message);
+}
+
+void RelaySocket::rejectAuth(const QString &reason)
+{
+    // Terminal until the user acts or the key changes: reconnecting would be rejected again.
+    qCInfo(lcSocket) << "relay refused authentication:" << reason;
     m_reconnectTimer.stop();
-    m_socket->close();
+    m_lastError = reason;
+    m_troubleSinceConnected = true;
+    ++m_failedAttempts;
+    disposeSocket();
+    suspendSubscriptions();
+    setState(State::AuthRejected);
 }
 
 void RelaySocket::becomeConnected()
 {
+    m_connectTimer.stop();
     m_nextBackoff = m_timing.initialBackoff;
+    m_failedAttempts = 0;
     m_lastError.clear();
+    m_authenticatedAs = m_pendingAuthAs;
+    const bool recovering = std::exchange(m_troubleSinceConnected, false);
+    m_keepAlive.start(m_timing.pingInterval);
     setState(State::Connected);
-    emit authenticated(m_key ? QString::fromStdString(m_key->publicKeyHex()) : QString());
-    for (auto it = m_subscriptions.begin(); it != m_subscriptions.end(); ++it) {
-        if (!it->finished)
-            sendReq(it.key(), *it);
+    // A slot may have subscribed (and sent) already; each subscription goes out once.
+    const QStringList ids = m_subscriptions.keys();
+    for (const QString &id : ids) {
+        auto it = m_subscriptions.find(id);
+        if (it != m_subscriptions.end() && it->sentOnConnection != m_connectionSerial)
+            sendReq(id, *it);
     }
+    if (recovering && m_state == State::Connected)
+        emit recovered();
 }
 
 void RelaySocket::sendReq(const QString &id, Subscription &subscription)
 {
-    nlohmann::json message =
-        nlohmann::json::array({subscription.isCount ? "COUNT" : "REQ", id.toStdString()});
+    nlohmann::json message = nlohmann::json::array({"REQ", id.toStdString()});
     for (nostr::Filter filter : subscription.filters) {
-        // Resubscribing after a reconnect: ask only for what we may have missed, with overlap.
+        // Sent again: ask only for what we may have missed, with overlap.
         if (subscription.lastSeenCreatedAt > 0) {
             const qint64 since = subscription.lastSeenCreatedAt - kResubscribeOverlapSecs;
             if (!filter.since || *filter.since < since)
@@ -258,9 +365,41 @@ void RelaySocket::sendReq(const QString &id, Subscription &subscription)
         }
         message.push_back(filter.toJsonValue());
     }
-    subscription.sentSinceConnect = true;
-    subscription.sentAtNs = QDateTime::currentMSecsSinceEpoch() * 1000000;
+    subscription.sent = true;
+    subscription.sentOnConnection = m_connectionSerial;
+    subscription.sentAt = QDateTime::currentDateTimeUtc();
+    subscription.sentAtMs = nowMs();
     sendJson(frame(message));
+    setSubscriptionState(id, subscription, SubscriptionState::Pending);
+}
+
+void RelaySocket::sendDueResubscriptions()
+{
+    if (!m_socket || (m_state != State::Connected && m_state != State::Stalled))
+        return; // the next connection sends every subscription anyway
+    const qint64 now = nowMs();
+    const QStringList ids = m_subscriptions.keys();
+    for (const QString &id : ids) {
+        auto it = m_subscriptions.find(id);
+        if (it != m_subscriptions.end() && it->state == SubscriptionState::Resubscribing
+            && it->resubscribeAtMs <= now)
+            sendReq(id, *it);
+    }
+    scheduleResubscriptions();
+}
+
+void RelaySocket::scheduleResubscriptions()
+{
+    std::optional<qint64> earliest;
+    for (const Subscription &subscription : std::as_const(m_subscriptions)) {
+        if (subscription.state == SubscriptionState::Resubscribing)
+            earliest = std::min(earliest.value_or(subscription.resubscribeAtMs),
+                                subscription.resubscribeAtMs);
+    }
+    if (earliest)
+        m_resubscribeTimer.start(milliseconds(std::max<qint64>(0, *earliest - nowMs())));
+    else
+        m_resubscribeTimer.stop();
 }
 
 QString RelaySocket::subscribe(std::vector<nostr::Filter> filters, const QString &caller)
@@ -269,133 +408,94 @@ QString RelaySocket::subscribe(std::vector<nostr::Filter> filters, const QString
     Subscription subscription;
     subscription.filters = std::move(filters);
     subscription.caller = caller;
+    subscription.nextBackoff = m_timing.initialBackoff;
     auto it = m_subscriptions.insert(id, std::move(subscription));
-    if (m_state == State::Connected)
+    if (m_socket && (m_state == State::Connected || m_state == State::Stalled))
         sendReq(id, *it);
     return id;
 }
 
 void RelaySocket::unsubscribe(const QString &subscriptionId)
 {
-    if (m_subscriptions.remove(subscriptionId) && m_state == State::Connected)
+    if (m_subscriptions.remove(subscriptionId) && m_socket
+        && (m_state == State::Connected || m_state == State::Stalled))
         sendJson(frame(nlohmann::json::array({"CLOSE", subscriptionId.toStdString()})));
 }
 
-void RelaySocket::logOneShot(const QString &id, const Subscription &subscription,
-                             const QString &status, const QString &error)
+RelaySocket::SubscriptionState RelaySocket::subscriptionState(const QString &subscriptionId) const
 {
-    Q_UNUSED(id)
+    const auto it = m_subscriptions.constFind(subscriptionId);
+    return it == m_subscriptions.constEnd() ? SubscriptionState::Refused : it->state;
+}
+
+QString RelaySocket::subscriptionError(const QString &subscriptionId) const
+{
+    const auto it = m_subscriptions.constFind(subscriptionId);
+    return it == m_subscriptions.constEnd() ? QString() : it->closedReason;
+}
+
+milliseconds RelaySocket::resubscribeIn(const QString &subscriptionId) const
+{
+    const auto it = m_subscriptions.constFind(subscriptionId);
+    if (it == m_subscriptions.constEnd() || it->state != SubscriptionState::Resubscribing)
+        return milliseconds(0);
+    return milliseconds(std::max<qint64>(0, it->resubscribeAtMs - nowMs()));
+}
+
+void RelaySocket::handleEndOfStoredEvents(const QString &id)
+{
+    auto it = m_subscriptions.find(id);
+    if (it == m_subscriptions.end() || it->state != SubscriptionState::Pending)
+        return;
+    logReq(*it, QStringLiteral("ok"), {});
+    it->nextBackoff = m_timing.initialBackoff;
+    it->closedReason.clear();
+    const bool resynced = std::exchange(it->gap, false);
+    setSubscriptionState(id, *it, SubscriptionState::Live);
+    if (resynced && m_subscriptions.contains(id))
+        emit subscriptionResynced(id);
+}
+
+void RelaySocket::handleClosed(const QString &id, const QString &reason)
+{
+    auto it = m_subscriptions.find(id);
+    if (it == m_subscriptions.end())
+        return;
+    logReq(*it, closedStatus(reason), reason);
+    it->closedReason = reason;
+    it->gap = true;
+    if (isPermanentRefusal(reason)) {
+        qCInfo(lcSocket) << "relay refused subscription" << id << ":" << reason;
+        setSubscriptionState(id, *it, SubscriptionState::Refused);
+        return;
+    }
+    it->resubscribeAtMs = nowMs() + it->nextBackoff.count();
+    qCInfo(lcSocket) << "relay closed subscription" << id << ":" << reason << "- resubscribing in"
+                     << it->nextBackoff.count() << "ms";
+    it->nextBackoff = std::min(it->nextBackoff * 2, m_timing.maxBackoff);
+    setSubscriptionState(id, *it, SubscriptionState::Resubscribing);
+    scheduleResubscriptions();
+}
+
+void RelaySocket::logReq(const Subscription &subscription, const QString &status,
+                         const QString &error)
+{
     if (!m_log)
         return;
     RequestLogEntry entry;
-    entry.startedAt = QDateTime::fromMSecsSinceEpoch(subscription.sentAtNs / 1000000, Qt::UTC);
+    entry.startedAt = subscription.sentAt;
     entry.caller = subscription.caller;
-    entry.method = subscription.isCount ? QStringLiteral("WS COUNT") : QStringLiteral("WS REQ");
+    entry.method = QStringLiteral("WS REQ");
     entry.strong = anyStrong(subscription.filters);
     entry.status = status;
     entry.errorDetail = error;
-    entry.latencyMs = subscription.sentAtNs == 0
-        ? 0
-        : static_cast<double>(QDateTime::currentMSecsSinceEpoch() * 1000000 - subscription.sentAtNs)
-            / 1e6;
+    entry.latencyMs = static_cast<double>(nowMs() - subscription.sentAtMs);
     m_log->append(entry);
-}
-
-QCoro::Task<bool> RelaySocket::waitOneShot(QString id, std::chrono::milliseconds timeout)
-{
-    QElapsedTimer elapsed;
-    elapsed.start();
-    while (true) {
-        auto it = m_subscriptions.find(id);
-        if (it == m_subscriptions.end())
-            co_return false;
-        if (it->finished)
-            co_return true;
-        const auto left = timeout - std::chrono::milliseconds(elapsed.elapsed());
-        if (left.count() <= 0)
-            co_return false;
-        co_await qCoro(this, &RelaySocket::oneShotFinished, left);
-    }
-}
-
-QCoro::Task<Result<std::vector<nostr::Event>>>
-RelaySocket::fetch(std::vector<nostr::Filter> filters, QString caller,
-                   std::chrono::milliseconds timeout)
-{
-    if (m_state != State::Connected)
-        co_return fail(
-            RelayError::make(RelayError::Kind::Network, QStringLiteral("not connected"),
-                             QStringLiteral("relay unreachable: could not connect to relay")));
-    const QString id = QStringLiteral("q%1").arg(m_nextId++);
-    Subscription subscription;
-    subscription.filters = std::move(filters);
-    subscription.caller = caller;
-    subscription.oneShot = true;
-    auto it = m_subscriptions.insert(id, std::move(subscription));
-    sendReq(id, *it);
-    const bool finished = co_await waitOneShot(id, timeout);
-    Subscription done = m_subscriptions.take(id);
-    if (!finished) {
-        if (m_state == State::Connected)
-            sendJson(frame(nlohmann::json::array({"CLOSE", id.toStdString()})));
-        logOneShot(id, done, QStringLiteral("timeout"),
-                   QStringLiteral("relay unreachable: request timed out"));
-        co_return fail(RelayError::make(RelayError::Kind::Timeout,
-                                        QStringLiteral("request timed out"),
-                                        QStringLiteral("relay unreachable: request timed out")));
-    }
-    if (done.closedReason) {
-        const bool timedOut = done.closedReason->contains(QLatin1String("query timed out"));
-        const bool lost = *done.closedReason == QLatin1String("connection lost");
-        RelayError error = RelayError::make(
-            lost ? RelayError::Kind::Network
-                 : (timedOut ? RelayError::Kind::Retryable : RelayError::Kind::BadRequest),
-            *done.closedReason,
-            lost ? QStringLiteral("relay unreachable: network error") : *done.closedReason);
-        if (done.closedReason->startsWith(QLatin1String("auth-required"))
-            || done.closedReason->startsWith(QLatin1String("restricted")))
-            error.kind = RelayError::Kind::Auth;
-        logOneShot(id, done, error.kindName(), error.detail);
-        co_return fail(error);
-    }
-    sendJson(frame(nlohmann::json::array({"CLOSE", id.toStdString()})));
-    logOneShot(id, done, QStringLiteral("ok"), {});
-    co_return std::move(done.events);
-}
-
-QCoro::Task<Result<qint64>> RelaySocket::count(std::vector<nostr::Filter> filters, QString caller,
-                                               std::chrono::milliseconds timeout)
-{
-    if (m_state != State::Connected)
-        co_return fail(
-            RelayError::make(RelayError::Kind::Network, QStringLiteral("not connected"),
-                             QStringLiteral("relay unreachable: could not connect to relay")));
-    const QString id = QStringLiteral("c%1").arg(m_nextId++);
-    Subscription subscription;
-    subscription.filters = std::move(filters);
-    subscription.caller = caller;
-    subscription.oneShot = true;
-    subscription.isCount = true;
-    auto it = m_subscriptions.insert(id, std::move(subscription));
-    sendReq(id, *it);
-    const bool finished = co_await waitOneShot(id, timeout);
-    Subscription done = m_subscriptions.take(id);
-    if (!finished || !done.count) {
-        const QString reason = !finished ? QStringLiteral("request timed out")
-                                         : done.closedReason.value_or(QStringLiteral("no count"));
-        RelayError error = RelayError::make(
-            finished ? RelayError::Kind::BadRequest : RelayError::Kind::Timeout, reason,
-            finished ? reason : QStringLiteral("relay unreachable: request timed out"));
-        logOneShot(id, done, error.kindName(), error.detail);
-        co_return fail(error);
-    }
-    logOneShot(id, done, QStringLiteral("ok"), {});
-    co_return *done.count;
 }
 
 void RelaySocket::onTextMessage(const QString &text)
 {
-    m_sinceLastFrame.restart();
+    onFrame();
     const QByteArray utf8 = text.toUtf8();
     nlohmann::json message =
         nlohmann::json::parse(utf8.constBegin(), utf8.constEnd(), nullptr, false);
@@ -422,52 +522,21 @@ void RelaySocket::onTextMessage(const QString &text)
         const QString eventId = QString::fromStdString(event->id);
         if (it->recentIds.contains(eventId))
             return;
-        if (it->recentIds.size() >= 1024)
+        if (it->recentIds.size() >= kRecentIdsBound)
             it->recentIds.clear(); // bounded; the overlap window is only seconds wide
         it->recentIds.insert(eventId);
-        if (event->createdAt > it->lastSeenCreatedAt && !it->oneShot)
-            it->lastSeenCreatedAt = event->createdAt;
-        if (it->oneShot) {
-            it->events.push_back(std::move(event).value());
-            return;
-        }
+        it->lastSeenCreatedAt = std::max<qint64>(it->lastSeenCreatedAt, event->createdAt);
         emit eventReceived(id, *event);
     } else if (type == "EOSE") {
-        const QString id = str(1);
-        auto it = m_subscriptions.find(id);
-        if (it == m_subscriptions.end())
-            return;
-        if (it->oneShot) {
-            it->finished = true;
-            emit oneShotFinished(id);
-        } else {
-            emit endOfStoredEvents(id);
-        }
-    } else if (type == "COUNT" && message.size() >= 3 && message[2].is_object()) {
-        const QString id = str(1);
-        auto it = m_subscriptions.find(id);
-        if (it == m_subscriptions.end())
-            return;
-        it->count = message[2].value("count", qint64(0));
-        it->finished = true;
-        emit oneShotFinished(id);
+        handleEndOfStoredEvents(str(1));
     } else if (type == "CLOSED") {
-        const QString id = str(1);
-        const QString reason = str(2);
-        auto it = m_subscriptions.find(id);
-        if (it != m_subscriptions.end() && it->oneShot) {
-            it->closedReason = reason;
-            it->finished = true;
-            emit oneShotFinished(id);
-            return;
-        }
-        emit subscriptionClosed(id, reason);
+        handleClosed(str(1), str(2));
     } else if (type == "OK" && message.size() >= 4) {
         handleOk(str(1), message[2].is_boolean() && message[2].get<bool>(), str(3));
     } else if (type == "AUTH") {
         handleAuthChallenge(str(1));
     } else if (type == "NOTICE") {
-        emit notice(str(1));
+        qCInfo(lcSocket) << "relay notice:" << str(1);
     }
 }
 

@@ -1,10 +1,9 @@
 #pragma once
 
-#include "net/client/RelayError.h"
 #include "net/nostr/Event.h"
 #include "net/nostr/Filter.h"
-#include "net/nostr/Keys.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
@@ -13,10 +12,7 @@
 #include <QTimer>
 #include <QUrl>
 
-#include <qcoro/qcorotask.h>
-
 #include <chrono>
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -25,72 +21,104 @@ class QWebSocket;
 namespace buzz::client {
 
 class RequestLog;
+class Signer;
 
-// The relay's WebSocket (NIP-01 + NIP-42), used for live updates. Behaves like the desktop's
-// relayClientSession: authenticates on the relay's challenge, keeps subscriptions across
-// reconnects (re-REQ with since = last seen created_at − 5 s), reconnects with backoff 1 s → 30 s,
-// flags a half-open socket as Stalled when no frame arrived for 60 s (passive: it never writes to
-// probe), and treats an AUTH rejection as terminal until reconnectNow() (the user acting).
+// The relay's WebSocket (NIP-01 + NIP-42) for live updates, and the app's one connection state
+// machine: the status bar, the connection banner and Diagnostics all show state() (through
+// ui/ConnectionStatus), and HTTP requests that go unanswered feed it through probe().
+//
+//   Idle ──open()──▶ Connecting ──AUTH accepted──▶ Connected
+//   Connecting ──refused, closed, or no AUTH OK within connectTimeout──▶ Reconnecting
+//   Connecting ──AUTH rejected──▶ AuthRejected: no automatic retry (reconnectNow() or a new key)
+//   Connected ──no frame for stallAfter, or a probe() unanswered for probeTimeout──▶ Stalled
+//   Stalled ──any frame (a pong)──▶ Connected
+//   Stalled ──silent reconnectAfterStall longer──▶ Reconnecting
+//   Connected ──connection lost──▶ Reconnecting
+//   Reconnecting ──backoff (initialBackoff doubling to maxBackoff) or reconnectNow()──▶ Connecting
+//   any ──close()──▶ Idle;  a new key on the Signer while connected ──▶ Connecting (re-AUTH)
+//
+// Liveness is active: a ping every pingInterval, so a healthy quiet connection keeps producing
+// frames (pongs) and a frozen relay is noticed within stallAfter, not when a save times out.
+//
+// Subscriptions are long-lived and survive everything above: each is re-sent on every new
+// connection with since = last seen created_at − 5 s, and one the relay CLOSEs with a transient
+// reason ("error: query timed out", "error: retryable: …") is re-sent after its own backoff.
+// Whenever a subscription is live again after a gap (reconnect or CLOSE), subscriptionResynced
+// says so: an event signed before `since` may have been committed during the gap, so the owner
+// re-reads the state it shows.
 class RelaySocket : public QObject
 {
     Q_OBJECT
 public:
     enum class State {
-        Disconnected, // not started or closed by close()
-        Connecting, // TCP/WS handshake in progress
-        Authenticating, // AUTH sent, waiting for OK
-        Connected, // authenticated, subscriptions live
-        Stalled, // connected but silent for 60 s; a reconnect is under way
-        Backoff, // waiting before the next reconnect attempt
-        AuthRejected, // the relay refused our AUTH: no automatic reconnect
+        Idle, // not opened (the CLI), or close()d
+        Connecting, // TCP + WebSocket handshake + NIP-42 AUTH in progress
+        Connected, // authenticated and answering
+        Stalled, // open but silent: the relay stopped answering; reconnects if it stays silent
+        Reconnecting, // waiting nextAttemptIn() before the next attempt
+        AuthRejected, // the relay refused our AUTH (lastError() says why)
     };
     Q_ENUM(State)
+
+    enum class SubscriptionState {
+        Pending, // REQ sent (or waiting for a connection), stored events not all delivered yet
+        Live, // EOSE received: stored events delivered, new ones follow
+        Resubscribing, // CLOSEd by the relay for a transient reason; REQ again in resubscribeIn()
+        Refused, // CLOSEd for a permanent reason ("restricted: …"); sent again on a new connection
+    };
+    Q_ENUM(SubscriptionState)
 
     struct Timing
     {
         std::chrono::milliseconds initialBackoff {1000};
         std::chrono::milliseconds maxBackoff {30000};
-        std::chrono::milliseconds stallAfter {60000};
-        std::chrono::milliseconds watchdogInterval {10000};
-        std::chrono::milliseconds authTimeout {8000};
+        std::chrono::milliseconds connectTimeout {8000}; // handshake + AUTH
+        std::chrono::milliseconds pingInterval {5000};
+        std::chrono::milliseconds stallAfter {15000};
+        std::chrono::milliseconds reconnectAfterStall {15000};
+        std::chrono::milliseconds probeTimeout {3000};
     };
 
-    RelaySocket(const QUrl &relayUrl, RequestLog *log, QObject *parent = nullptr);
+    // `signer` (not owned) holds the key for AUTH; a new key re-authenticates an open socket.
+    RelaySocket(const QUrl &relayUrl, Signer *signer, RequestLog *log, QObject *parent = nullptr);
     ~RelaySocket() override;
 
-    void setSecretKey(std::shared_ptr<const nostr::SecretKey> key);
-    void setTiming(Timing timing) { m_timing = timing; }
+    void setTiming(Timing timing); // takes effect at once (tests use short timings)
     QUrl wsUrl() const { return m_wsUrl; }
+
     State state() const { return m_state; }
+    // Why the last attempt failed, why the connection stalled, or the AUTH rejection; empty when
+    // Connected.
     QString lastError() const { return m_lastError; }
+    int failedAttempts() const { return m_failedAttempts; } // since the last time Connected
+    std::chrono::milliseconds nextAttemptIn() const; // Reconnecting: until the next attempt
+    std::chrono::milliseconds silentFor() const; // since the last frame of an open connection
+    QString authenticatedAs() const { return m_authenticatedAs; } // pubkey hex, while connected
 
     void open(); // start connecting (idempotent)
     void close(); // stop, no reconnect
-    void reconnectNow(); // user action: leaves AuthRejected/Backoff and connects at once
+    void reconnectNow(); // user action: a new connection at once, from any state but Idle
+    // Something else (an HTTP request) went unanswered: ping now and, if nothing comes back within
+    // probeTimeout, call the connection Stalled instead of waiting for stallAfter.
+    void probe();
 
-    // A long-lived subscription that survives reconnects. Returns its id. Events arrive through
-    // eventReceived(id, …); history ends with endOfStoredEvents(id).
+    // A long-lived subscription; returns its id. Events arrive through eventReceived(id, …).
     QString subscribe(std::vector<nostr::Filter> filters, const QString &caller);
     void unsubscribe(const QString &subscriptionId);
-
-    // One-shot reads over the socket (REQ until EOSE then CLOSE; COUNT). Fail fast when not
-    // connected.
-    QCoro::Task<Result<std::vector<nostr::Event>>>
-    fetch(std::vector<nostr::Filter> filters, QString caller,
-          std::chrono::milliseconds timeout = std::chrono::seconds(10));
-    QCoro::Task<Result<qint64>> count(std::vector<nostr::Filter> filters, QString caller,
-                                      std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    QStringList subscriptionIds() const { return m_subscriptions.keys(); }
+    SubscriptionState subscriptionState(const QString &subscriptionId) const;
+    QString subscriptionError(const QString &subscriptionId) const; // the relay's CLOSED reason
+    std::chrono::milliseconds resubscribeIn(const QString &subscriptionId) const;
 
 signals:
     void stateChanged(buzz::client::RelaySocket::State state);
+    // Connected again after trouble (failed attempts, a lost or stalled connection, a rejection):
+    // requests made meanwhile may have failed and are worth repeating.
+    void recovered();
     void eventReceived(const QString &subscriptionId, const buzz::nostr::Event &event);
-    void endOfStoredEvents(const QString &subscriptionId);
-    void subscriptionClosed(const QString &subscriptionId, const QString &reason); // relay CLOSED
-    void notice(const QString &text);
-    void authenticated(const QString &publicKeyHex);
-    void authRejected(const QString &reason);
-    // Internal: a one-shot fetch/count finished (EOSE, COUNT or CLOSED arrived).
-    void oneShotFinished(const QString &subscriptionId);
+    void subscriptionStateChanged(const QString &subscriptionId,
+                                  buzz::client::RelaySocket::SubscriptionState state);
+    void subscriptionResynced(const QString &subscriptionId);
 
 private:
     struct Subscription
@@ -98,51 +126,68 @@ private:
         std::vector<nostr::Filter> filters;
         QString caller;
         qint64 lastSeenCreatedAt = 0; // 0 = nothing seen yet
-        bool oneShot = false;
-        bool isCount = false;
-        bool sentSinceConnect = false;
-        qint64 sentAtNs = 0;
-        // one-shot results
-        std::vector<nostr::Event> events;
-        std::optional<qint64> count;
-        std::optional<QString> closedReason;
-        bool finished = false;
-        // Ids delivered recently: history and live fan-out may overlap, and a resubscribe
-        // re-reads the last 5 s on purpose. Each event is reported once.
+        SubscriptionState state = SubscriptionState::Pending;
+        bool sent = false; // a REQ went out on some connection
+        quint64 sentOnConnection = 0; // m_connectionSerial of the last REQ
+        bool gap = false; // not live since a REQ went out: events may have been missed
+        QString closedReason;
+        std::chrono::milliseconds nextBackoff {0};
+        qint64 resubscribeAtMs = 0; // m_clock time of the next REQ while Resubscribing
+        QDateTime sentAt;
+        qint64 sentAtMs = 0;
+        // Ids delivered recently: history and live fan-out may overlap, and a resubscribe re-reads
+        // the last 5 s on purpose. Each event is reported once.
         QSet<QString> recentIds;
     };
 
+    qint64 nowMs() const { return m_clock.elapsed(); }
     void setState(State state);
+    void setSubscriptionState(const QString &id, Subscription &subscription,
+                              SubscriptionState state);
     void connectSocket();
-    void scheduleReconnect();
-    void onConnected();
-    void onDisconnected();
+    void disposeSocket();
+    void suspendSubscriptions();
+    void onConnectionLost(const QString &reason);
     void onTextMessage(const QString &text);
-    void onWatchdog();
+    void onFrame();
+    void onKeepAlive();
+    void onKeyChanged();
+    void becomeStalled(const QString &reason);
+    void becomeConnected();
     void handleAuthChallenge(const QString &challenge);
     void handleOk(const QString &eventId, bool accepted, const QString &message);
+    void rejectAuth(const QString &reason);
+    void handleClosed(const QString &id, const QString &reason);
+    void handleEndOfStoredEvents(const QString &id);
     void sendReq(const QString &id, Subscription &subscription);
-    void logOneShot(const QString &id, const Subscription &subscription, const QString &status,
-                    const QString &error);
-    QCoro::Task<bool> waitOneShot(QString id, std::chrono::milliseconds timeout);
+    void sendDueResubscriptions();
+    void scheduleResubscriptions();
+    void logReq(const Subscription &subscription, const QString &status, const QString &error);
     void sendJson(const QByteArray &json);
-    void becomeConnected();
 
     QUrl m_wsUrl;
+    Signer *m_signer;
     RequestLog *m_log;
-    std::shared_ptr<const nostr::SecretKey> m_key;
     Timing m_timing;
     QWebSocket *m_socket = nullptr;
-    State m_state = State::Disconnected;
+    State m_state = State::Idle;
     QString m_lastError;
     QString m_pendingAuthId;
+    QString m_pendingAuthAs;
+    QString m_authenticatedAs;
     QTimer m_reconnectTimer;
-    QTimer m_watchdog;
-    QTimer m_authTimer;
+    QTimer m_connectTimer;
     QTimer m_keepAlive;
-    QElapsedTimer m_sinceLastFrame;
+    QTimer m_probeTimer;
+    QTimer m_resubscribeTimer;
+    QElapsedTimer m_clock;
+    qint64 m_lastFrameMs = 0;
+    qint64 m_probeStartedMs = 0;
     std::chrono::milliseconds m_nextBackoff {1000};
+    int m_failedAttempts = 0;
+    bool m_troubleSinceConnected = false;
     bool m_wanted = false;
+    quint64 m_connectionSerial = 0;
     quint64 m_nextId = 1;
     QHash<QString, Subscription> m_subscriptions;
 };

@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     const QString channel = channels.front();
 
     client::RelayConnection connection(relay.wsUrl());
-    connection.setSecretKey(std::make_shared<const nostr::SecretKey>(user.key.clone()));
+    connection.signer()->setKey(std::make_shared<const nostr::SecretKey>(user.key.clone()));
     canvas::CanvasService service(&connection);
 
     // Warm up the connection and the relay's caches.

@@ -9,6 +9,7 @@
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/RequestLog.h"
+#include "net/client/Signer.h"
 
 #include <QCoroTask>
 #include <QEventLoop>
@@ -59,11 +60,11 @@ struct ProxiedRelay
     RecordingProxy proxy;
     std::unique_ptr<relay::test::RelayTestFixture> relay;
 
-    bool start()
+    // `options` may set anything but the clock, the start and the URL (e.g. a membership gate).
+    bool start(relay::test::RelayTestFixture::Options options = {})
     {
         if (!proxy.listen())
             return false;
-        relay::test::RelayTestFixture::Options options;
         options.systemClock = true; // the client signs NIP-98 and created_at with the wall clock
         options.autoStart = false;
         options.relayUrl = QStringLiteral("ws://127.0.0.1:%1").arg(proxy.port()).toStdString();
@@ -85,7 +86,8 @@ struct CanvasClient
     explicit CanvasClient(const QUrl &url)
     {
         connection = std::make_unique<client::RelayConnection>(url);
-        connection->setSecretKey(std::make_shared<const nostr::SecretKey>(identity.key.clone()));
+        connection->signer()->setKey(
+            std::make_shared<const nostr::SecretKey>(identity.key.clone()));
         service = std::make_unique<canvas::CanvasService>(connection.get());
     }
     client::RequestLog &log() { return *connection->requestLog(); }

@@ -1,8 +1,13 @@
 // CanvasService over a connection that misbehaves: gateway errors on a write (the outcome is
-// unknown, not a failure).
+// unknown, not a failure), the relay closing the live subscription (a change made meanwhile still
+// arrives), and a new identity on an open connection.
 
 #include "CanvasTestSupport.h"
+#include "canvas/Identity.h"
+#include "net/client/Signer.h"
 
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace buzz;
@@ -12,6 +17,8 @@ using buzz::test::await;
 using buzz::test::CanvasClient;
 using buzz::test::RecordingProxy;
 using Kind = buzz::canvas::SaveOutcome::Kind;
+using SubscriptionState = buzz::client::RelaySocket::SubscriptionState;
+using namespace std::chrono_literals;
 
 class TestCanvasConnection : public QObject
 {
@@ -118,6 +125,76 @@ private slots:
             await(alice.service->restore(m_channel, first.saved->eventId, second.saved->eventId));
         COMPARE_KIND(restored, Kind::SavedVerified);
         QCOMPARE(revisionCount(alice), std::size_t(3));
+    }
+
+    void changeMissedWhileTheRelayClosedTheWatchIsReported()
+    {
+        CanvasClient &alice = owner();
+        CanvasClient &bob = newClient();
+        // Bob's clock is five minutes slow: his revisions are signed before alice started
+        // watching, so her subscription (since = when she started) cannot deliver them.
+        const qint64 slow = -300;
+        bob.service->setClock([slow] { return QDateTime::currentSecsSinceEpoch() + slow; });
+        const SaveOutcome first =
+            await(bob.service->save(m_channel, std::nullopt, QStringLiteral("first\n")));
+        COMPARE_KIND(first, Kind::SavedVerified);
+
+        client::RelaySocket::Timing timing;
+        timing.initialBackoff = 200ms;
+        alice.connection->socket()->setTiming(timing);
+        QSignalSpy changed(alice.service.get(), &canvas::CanvasService::canvasChanged);
+        QSignalSpy states(alice.service.get(), &canvas::CanvasService::watchStateChanged);
+        alice.service->watch(m_channel);
+        QTRY_COMPARE_WITH_TIMEOUT(alice.service->watchState(m_channel), SubscriptionState::Live,
+                                  5000);
+
+        QCOMPARE(proxy().closeSubscriptions("40100", QStringLiteral("error: query timed out")), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(alice.service->watchState(m_channel),
+                                  SubscriptionState::Resubscribing, 5000);
+        QCOMPARE(alice.service->watchError(m_channel), QStringLiteral("error: query timed out"));
+        const SaveOutcome second =
+            await(bob.service->save(m_channel, first.saved, QStringLiteral("second\n")));
+        COMPARE_KIND(second, Kind::SavedVerified);
+
+        QTRY_COMPARE_WITH_TIMEOUT(alice.service->watchState(m_channel), SubscriptionState::Live,
+                                  5000);
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(changed.cbegin(), changed.cend(),
+                                             [&](const QList<QVariant> &args) {
+                                                 return args.at(1).value<CanvasRevision>().eventId
+                                                     == second.saved->eventId;
+                                             }),
+                                 5000);
+        QVERIFY(loggedStrong(alice, QStringLiteral("canvas_watch_resync")));
+        QVERIFY(std::any_of(states.cbegin(), states.cend(), [](const QList<QVariant> &args) {
+            return args.at(1).value<SubscriptionState>() == SubscriptionState::Resubscribing;
+        }));
+    }
+
+    void newIdentityReauthenticatesTheOpenConnection()
+    {
+        QTemporaryDir dir;
+        canvas::Identity identity(dir.path(), canvas::Identity::KeychainUse::Never);
+        relay::test::TestIdentity first;
+        relay::test::TestIdentity second;
+        QVERIFY(identity.useExplicit(QString::fromStdString(first.key.toNsec())));
+        // The identity's signer is the connection's: one key, no copies.
+        client::RelayConnection connection(proxy().url(), identity.signer());
+        canvas::CanvasService service(&connection);
+        connection.socket()->open();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.socket()->authenticatedAs(),
+                                  QString::fromStdString(first.pubkey()), 5000);
+
+        const auto imported = await(identity.import(QString::fromStdString(second.key.toNsec())));
+        QVERIFY(imported);
+        QCOMPARE(connection.secretKey()->publicKeyHex(), second.pubkey());
+        QTRY_COMPARE_WITH_TIMEOUT(connection.socket()->authenticatedAs(),
+                                  QString::fromStdString(second.pubkey()), 5000);
+        QCOMPARE(connection.socket()->state(), client::RelaySocket::State::Connected);
+        // Writes are signed by the new identity too.
+        const SaveOutcome saved =
+            await(service.save(m_channel, std::nullopt, QStringLiteral("by second\n")));
+        COMPARE_KIND(saved, Kind::SavedVerified);
+        QCOMPARE(saved.saved->author, QString::fromStdString(second.pubkey()));
     }
 };
 

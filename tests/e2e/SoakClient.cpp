@@ -2,6 +2,7 @@
 
 #include "canvas/CanvasRevision.h"
 #include "net/client/HttpBridge.h"
+#include "net/client/Signer.h"
 
 #include <QDateTime>
 
@@ -28,7 +29,7 @@ SoakClient::SoakClient(int index, const QUrl &relayUrl, const QStringList &chann
     , m_connection(std::make_unique<client::RelayConnection>(relayUrl))
     , m_key(std::make_shared<const nostr::SecretKey>(nostr::SecretKey::generate()))
 {
-    m_connection->setSecretKey(m_key);
+    m_connection->signer()->setKey(m_key);
     m_service = std::make_unique<canvas::CanvasService>(m_connection.get());
     const qint64 skew = m_skew;
     m_service->setClock([skew] { return QDateTime::currentSecsSinceEpoch() + skew; });

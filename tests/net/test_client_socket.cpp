@@ -1,10 +1,10 @@
 // RelaySocket against the real in-process relay: NIP-42, live subscriptions that survive a
-// reconnect, one-shot fetch/count, and AUTH rejection as a terminal state.
+// reconnect, AUTH rejection as a terminal state, backoff while the relay is unreachable.
 
 #include "RelayTestFixture.h"
-#include "net/client/HttpBridge.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/RequestLog.h"
+#include "net/client/Signer.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -39,12 +39,18 @@ private slots:
         relay::test::TestIdentity user;
         const std::string channel = relay.createChannel(user, "socket");
         client::RequestLog log;
-        RelaySocket socket(relay.wsUrl(), &log);
-        socket.setSecretKey(std::make_shared<const nostr::SecretKey>(user.key.clone()));
+        client::Signer signer;
+        signer.setKey(std::make_shared<const nostr::SecretKey>(user.key.clone()));
+        RelaySocket socket(relay.wsUrl(), &signer, &log);
         QSignalSpy events(&socket, &RelaySocket::eventReceived);
+        QSignalSpy resynced(&socket, &RelaySocket::subscriptionResynced);
         const QString id = socket.subscribe({canvasFilter(channel)}, QStringLiteral("test_watch"));
         socket.open();
         QTRY_COMPARE_WITH_TIMEOUT(socket.state(), RelaySocket::State::Connected, 5000);
+        QCOMPARE(socket.authenticatedAs(), QString::fromStdString(user.pubkey()));
+        QTRY_COMPARE_WITH_TIMEOUT(socket.subscriptionState(id),
+                                  RelaySocket::SubscriptionState::Live, 5000);
+        QCOMPARE(resynced.count(), 0); // the first EOSE follows no gap
 
         auto publish = [&](const std::string &content) {
             const auto event = user.sign(40100, relay.now(), {{"h", channel}}, content);
@@ -57,7 +63,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(events.count(), 1, 5000);
         QCOMPARE(events.at(0).at(0).toString(), id);
 
-        // A reconnect (e.g. after a stall) keeps the subscription and does not lose later events.
+        // A reconnect (e.g. after a stall) keeps the subscription and does not lose later events;
+        // being live again after the gap is announced so the owner can re-read what it shows.
         socket.reconnectNow();
         QTRY_COMPARE_WITH_TIMEOUT(socket.state(), RelaySocket::State::Connected, 5000);
         QVERIFY(publish("two"));
@@ -67,23 +74,10 @@ private slots:
                                                      == "two";
                                              }),
                                  5000);
-
-        // One-shot reads over the socket.
-        QEventLoop loop;
-        std::optional<client::Result<std::vector<nostr::Event>>> fetched;
-        // The lambda must outlive the suspended coroutine: keep it named.
-        auto runFetch = [&]() -> QCoro::Task<> {
-            fetched.emplace(co_await socket.fetch(client::filters(canvasFilter(channel)),
-                                                  QStringLiteral("test_fetch")));
-            loop.quit();
-        };
-        auto fetchTask = runFetch();
-        if (!fetched)
-            loop.exec();
-        QVERIFY(fetched && *fetched);
-        QVERIFY((*fetched)->size() >= 2);
+        QTRY_COMPARE_WITH_TIMEOUT(resynced.count(), 1, 5000);
+        QCOMPARE(resynced.at(0).at(0).toString(), id);
         socket.close();
-        QCOMPARE(socket.state(), RelaySocket::State::Disconnected);
+        QCOMPARE(socket.state(), RelaySocket::State::Idle);
     }
 
     void authRejectionIsTerminalUntilTheUserActs()
@@ -93,46 +87,57 @@ private slots:
         relay::test::RelayTestFixture relay;
         QVERIFY(relay.isListening());
         relay::test::TestIdentity user;
-        RelaySocket socket(relay.wsUrl(), nullptr);
+        client::Signer signer;
+        signer.setKey(std::make_shared<const nostr::SecretKey>(user.key.clone()));
+        RelaySocket socket(relay.wsUrl(), &signer, nullptr);
         RelaySocket::Timing timing;
         timing.initialBackoff = std::chrono::milliseconds(20);
         timing.maxBackoff = std::chrono::milliseconds(40);
         socket.setTiming(timing);
-        socket.setSecretKey(std::make_shared<const nostr::SecretKey>(user.key.clone()));
-        QSignalSpy rejected(&socket, &RelaySocket::authRejected);
+        QSignalSpy changes(&socket, &RelaySocket::stateChanged);
+        const auto rejections = [&changes]() -> int {
+            return std::count_if(changes.cbegin(), changes.cend(), [](const QList<QVariant> &args) {
+                return args.at(0).value<RelaySocket::State>() == RelaySocket::State::AuthRejected;
+            });
+        };
         socket.open();
         QTRY_COMPARE_WITH_TIMEOUT(socket.state(), RelaySocket::State::AuthRejected, 5000);
-        QCOMPARE(rejected.count(), 1);
-        QVERIFY(rejected.at(0).at(0).toString().startsWith(QLatin1String("auth-required")));
+        QCOMPARE(rejections(), 1);
+        QVERIFY(socket.lastError().startsWith(QLatin1String("auth-required")));
         // With a 20 ms backoff a retry would show within this window; a terminal state shows
         // nothing.
-        QSignalSpy changes(&socket, &RelaySocket::stateChanged);
+        changes.clear();
         QVERIFY(!changes.wait(300));
         QCOMPARE(socket.state(), RelaySocket::State::AuthRejected);
         socket.reconnectNow(); // the user acts: one new attempt
-        QTRY_COMPARE_WITH_TIMEOUT(rejected.count(), 2, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(rejections(), 1, 5000);
+        QCOMPARE(changes.first().at(0).value<RelaySocket::State>(), RelaySocket::State::Connecting);
     }
 
     void unreachableRelayBacksOff()
     {
-        RelaySocket socket(QUrl(QStringLiteral("ws://127.0.0.1:1")), nullptr);
+        relay::test::TestIdentity user;
+        client::Signer signer;
+        signer.setKey(std::make_shared<const nostr::SecretKey>(user.key.clone()));
+        RelaySocket socket(QUrl(QStringLiteral("ws://127.0.0.1:1")), &signer, nullptr);
         RelaySocket::Timing timing;
         timing.initialBackoff = std::chrono::milliseconds(10);
         timing.maxBackoff = std::chrono::milliseconds(20);
         socket.setTiming(timing);
-        relay::test::TestIdentity user;
-        socket.setSecretKey(std::make_shared<const nostr::SecretKey>(user.key.clone()));
         QSignalSpy changes(&socket, &RelaySocket::stateChanged);
         socket.open();
-        // Connecting → Backoff → Connecting → Backoff …: it keeps trying.
+        // Connecting → Reconnecting → Connecting → Reconnecting …: it keeps trying, and counts.
         QTRY_VERIFY_WITH_TIMEOUT(std::count_if(changes.cbegin(), changes.cend(),
                                                [](const QList<QVariant> &args) {
                                                    return args.at(0).value<RelaySocket::State>()
-                                                       == RelaySocket::State::Backoff;
+                                                       == RelaySocket::State::Reconnecting;
                                                })
                                      >= 3,
                                  5000);
+        QVERIFY(socket.failedAttempts() >= 3);
+        QVERIFY(socket.lastError().startsWith(QLatin1String("could not connect")));
         socket.close();
+        QCOMPARE(socket.state(), RelaySocket::State::Idle);
     }
 };
 

@@ -73,6 +73,18 @@ desktop::DesktopSession *UiTestHarness::openSession(const QString &profile)
     return startSession(std::move(options));
 }
 
+desktop::DesktopSession *
+UiTestHarness::openSessionOn(const QString &profile, const QString &relayUrl,
+                             std::optional<client::RelaySocket::Timing> timing)
+{
+    desktop::DesktopSession::Options options;
+    options.profileDir = QDir(m_root.path()).filePath(profile);
+    options.relayUrl = relayUrl;
+    options.relaySource = QStringLiteral("--relay");
+    options.connectionTiming = timing;
+    return startSession(std::move(options));
+}
+
 desktop::DesktopSession *UiTestHarness::openEmbeddedSession(const QString &profile)
 {
     desktop::DesktopSession::Options options;

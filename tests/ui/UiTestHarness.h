@@ -57,6 +57,10 @@ public:
 
     // A session on the shared relay with profile `<root>/<profile>`; started and shown.
     desktop::DesktopSession *openSession(const QString &profile);
+    // A session on any relay URL (a test proxy), optionally with shorter connection timings.
+    desktop::DesktopSession *
+    openSessionOn(const QString &profile, const QString &relayUrl,
+                  std::optional<client::RelaySocket::Timing> timing = std::nullopt);
     // A first-run session: no relay configured, so it embeds its own relay in the profile.
     desktop::DesktopSession *openEmbeddedSession(const QString &profile);
     void closeSession(desktop::DesktopSession *session);

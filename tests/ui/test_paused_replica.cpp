@@ -53,12 +53,17 @@ private slots:
         QVERIFY(UiTestHarness::openChannel(reader, channel));
         auto *pane = reader->window()->canvasPane();
         QCOMPARE(pane->head()->content, QStringLiteral("one\ntwo\nthree\n"));
+        // The live subscription (open since start) may show the head before the display read
+        // answers: wait for the read itself.
         const auto &entries = reader->services().connection->requestLog()->entries();
-        auto display = std::find_if(entries.rbegin(), entries.rend(),
-                                    [](const client::RequestLogEntry &entry) {
-                                        return entry.caller == QLatin1String("canvas_head_display");
-                                    });
-        QVERIFY(display != entries.rend());
+        const auto findDisplay = [&entries] {
+            return std::find_if(entries.rbegin(), entries.rend(),
+                                [](const client::RequestLogEntry &entry) {
+                                    return entry.caller == QLatin1String("canvas_head_display");
+                                });
+        };
+        QTRY_VERIFY(findDisplay() != entries.rend());
+        const auto display = findDisplay();
         QVERIFY(!display->strong);
         QVERIFY2(display->route.startsWith(QLatin1String("replica")), qPrintable(display->route));
 

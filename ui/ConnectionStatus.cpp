@@ -1,0 +1,164 @@
+#include "ui/ConnectionStatus.h"
+
+#include "canvas/CanvasService.h"
+#include "net/client/RelaySocket.h"
+
+namespace buzz::ui {
+
+namespace {
+
+using State = client::RelaySocket::State;
+using SubscriptionState = client::RelaySocket::SubscriptionState;
+
+// Whole seconds, rounded up, so a countdown never shows "0 s" while it still waits.
+qint64 seconds(std::chrono::milliseconds duration)
+{
+    return (std::max<qint64>(duration.count(), 0) + 999) / 1000;
+}
+
+} // namespace
+
+ConnectionStatus::ConnectionStatus(client::RelaySocket *socket, canvas::CanvasService *canvas,
+                                   QObject *parent)
+    : QObject(parent)
+    , m_socket(socket)
+    , m_canvas(canvas)
+{
+    m_ticker.setInterval(1000);
+    connect(&m_ticker, &QTimer::timeout, this, &ConnectionStatus::changed);
+    connect(m_socket, &client::RelaySocket::stateChanged, this, &ConnectionStatus::update);
+    if (m_canvas) {
+        connect(m_canvas, &canvas::CanvasService::watchStateChanged, this,
+                [this](const QString &channel) {
+                    if (channel.compare(m_channel, Qt::CaseInsensitive) == 0)
+                        update();
+                });
+    }
+    update();
+}
+
+void ConnectionStatus::setChannel(const QString &channel)
+{
+    m_channel = channel;
+    update();
+}
+
+void ConnectionStatus::update()
+{
+    // Countdowns and silences change every second without a state change.
+    const bool counting = m_socket->state() == State::Reconnecting
+        || m_socket->state() == State::Stalled
+        || (m_canvas && !m_channel.isEmpty()
+            && m_canvas->watchState(m_channel) == SubscriptionState::Resubscribing);
+    if (counting && !m_ticker.isActive())
+        m_ticker.start();
+    else if (!counting)
+        m_ticker.stop();
+    emit changed();
+}
+
+QString ConnectionStatus::stateText() const
+{
+    switch (m_socket->state()) {
+    case State::Idle:
+        return tr("Not connected");
+    case State::Connecting:
+        return m_socket->failedAttempts() == 0
+            ? tr("Connecting…")
+            : tr("Connecting again (attempt %1)…").arg(m_socket->failedAttempts() + 1);
+    case State::Connected:
+        return tr("Connected");
+    case State::Stalled:
+        return tr("The relay is not answering (silent for %1 s). Saves may not go through.")
+            .arg(seconds(m_socket->silentFor()));
+    case State::Reconnecting:
+        return tr("Can't reach the relay. Retrying in %1 s.")
+            .arg(seconds(m_socket->nextAttemptIn()));
+    case State::AuthRejected:
+        return tr("The relay refused this identity: %1").arg(m_socket->lastError());
+    }
+    return {};
+}
+
+QString ConnectionStatus::detailText() const
+{
+    if (m_socket->state() == State::AuthRejected)
+        return tr("Check that Identity holds the key this relay knows, and that the relay URL in "
+                  "Settings is the address the relay advertises; then Reconnect.");
+    if (m_socket->lastError().isEmpty())
+        return {};
+    return tr("Last problem: %1. Check your VPN or network connection.").arg(m_socket->lastError());
+}
+
+QString ConnectionStatus::liveText() const
+{
+    if (!m_canvas || m_channel.isEmpty() || !m_canvas->isWatching(m_channel))
+        return {};
+    if (m_socket->state() != State::Connected && m_socket->state() != State::Stalled)
+        return tr("Live updates paused");
+    switch (m_canvas->watchState(m_channel)) {
+    case SubscriptionState::Pending:
+        return tr("Live updates starting…");
+    case SubscriptionState::Live:
+        return tr("Live updates on");
+    case SubscriptionState::Resubscribing:
+        return tr("Live updates paused (relay: %1) — resubscribing in %2 s")
+            .arg(m_canvas->watchError(m_channel))
+            .arg(seconds(m_canvas->watchRetryIn(m_channel)));
+    case SubscriptionState::Refused:
+        return tr("Live updates off (relay: %1) — reload to see changes")
+            .arg(m_canvas->watchError(m_channel));
+    }
+    return {};
+}
+
+bool ConnectionStatus::bannerVisible() const
+{
+    const State state = m_socket->state();
+    return state == State::Stalled || state == State::Reconnecting || state == State::AuthRejected
+        || (state == State::Connecting && m_socket->failedAttempts() > 0);
+}
+
+NoticeBanner::Tone ConnectionStatus::bannerTone() const
+{
+    return m_socket->state() == State::Stalled ? NoticeBanner::Tone::Warning
+                                               : NoticeBanner::Tone::Error;
+}
+
+ConnectionStatus::Action ConnectionStatus::action() const
+{
+    switch (m_socket->state()) {
+    case State::Stalled:
+    case State::Reconnecting:
+        return Action::RetryNow;
+    case State::Connecting:
+        return m_socket->failedAttempts() > 0 ? Action::RetryNow : Action::None;
+    case State::AuthRejected:
+        return Action::Reconnect;
+    case State::Idle:
+    case State::Connected:
+        break;
+    }
+    return Action::None;
+}
+
+QString ConnectionStatus::actionLabel() const
+{
+    switch (action()) {
+    case Action::RetryNow:
+        return tr("Retry now");
+    case Action::Reconnect:
+        return tr("Reconnect");
+    case Action::None:
+        break;
+    }
+    return {};
+}
+
+void ConnectionStatus::act()
+{
+    if (action() != Action::None)
+        m_socket->reconnectNow();
+}
+
+} // namespace buzz::ui
