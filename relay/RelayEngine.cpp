@@ -7,6 +7,9 @@
 #include "relay/query/QueryService.h"
 #include "relay/replication/RelayClock.h"
 #include "relay/replication/ReplicaSet.h"
+#include "relay/routing/ReplicaRouter.h"
+#include "relay/routing/WriterOnlyRouter.h"
+#include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
 #include "relay/store/Database.h"
 
@@ -20,25 +23,6 @@
 Q_LOGGING_CATEGORY(lcEngine, "buzz.relay.engine")
 
 namespace buzz::relay {
-
-int IngestResult::httpStatus() const
-{
-    switch (status) {
-    case Status::Stored:
-    case Status::Duplicate:
-    case Status::RejectedDuplicate:
-        return 200;
-    case Status::Rejected:
-        return 400;
-    case Status::Conflict:
-        return 409;
-    case Status::Forbidden:
-        return 403;
-    case Status::Internal:
-        return 500;
-    }
-    return 500;
-}
 
 namespace {
 constexpr std::array kIngestResultNames = {
@@ -71,22 +55,27 @@ public:
         , relayClock(options.relayClock ? options.relayClock : replication::RelayClock::system())
     {
         std::string error;
-        database = store::Database::open(options.dataDir, error);
+        database = store::Database::open(options.dataDir, error,
+                                         {std::make_shared<search::SearchIndexer>()});
         if (!database) {
             startupError = error;
             qCCritical(lcEngine) << "cannot open the relay database:" << error.c_str();
             return;
         }
-        pipeline = std::make_unique<ingest::IngestPipeline>(*database, emitter);
-        queries = std::make_unique<query::QueryService>(*database);
-        search = std::make_unique<search::SearchService>(*database);
         attachReplicas(options);
-        search->setReplicas(replicas.get()); // the search pool prefers a replica (search issue)
+        if (replicas && replicas->size() > 0)
+            router = std::make_unique<routing::ReplicaRouter>(*database, *replicas);
+        else
+            router = std::make_unique<routing::WriterOnlyRouter>(*database);
+        pipeline = std::make_unique<ingest::IngestPipeline>(*database, emitter);
+        queries = std::make_unique<query::QueryService>(*router);
+        search = std::make_unique<search::SearchService>(*database, *router);
+        search->setReplicas(replicas.get()); // full-text queries prefer a replica
         qCInfo(lcEngine) << "writer database:"
                          << (options.dataDir ? options.dataDir->c_str() : "in memory");
     }
 
-    // Routing issue: replicas, heartbeat and routing; 0 replicas leaves the writer-only router.
+    // Replicas and their heartbeat; with 0 replicas the set is empty and reads stay on the writer.
     void attachReplicas(const Options &options)
     {
         replication::ReplicationConfig config;
@@ -186,14 +175,16 @@ public:
             1, std::memory_order_relaxed);
     }
 
+    // Declared in dependency order: each member is destroyed before what it refers to.
     std::function<std::int64_t()> clock;
     ingest::RelayEmitter emitter;
+    std::shared_ptr<replication::RelayClock> relayClock;
     std::unique_ptr<store::Database> database;
+    std::unique_ptr<replication::ReplicaSet> replicas;
+    std::unique_ptr<routing::ReadRouter> router;
     std::unique_ptr<ingest::IngestPipeline> pipeline;
     std::unique_ptr<query::QueryService> queries;
     std::unique_ptr<search::SearchService> search;
-    std::shared_ptr<replication::RelayClock> relayClock;
-    std::unique_ptr<replication::ReplicaSet> replicas; // after database: destroyed before it
     std::string startupError;
 
     std::mutex listenerMutex;

@@ -1,11 +1,18 @@
 #pragma once
 
 // The seam between the relay's network side (server/: HTTP bridge, WebSocket sessions, auth) and
-// its data side (store/, ingest/, query/, later routing/ and replication/). Every method is
-// blocking and thread-safe: the server calls them from worker threads, never the network thread.
+// its data side (store/, replication/, routing/, query/, search/, ingest/). Every method is
+// thread-safe and, except ingestAsync, blocking: the server calls them from worker threads, never
+// the network thread. Only server/, app/ and tests include this facade; the layers below it use
+// the value types of relay/model directly.
 
 #include "net/nostr/Event.h"
 #include "net/nostr/Filter.h"
+#include "relay/model/IngestResult.h"
+#include "relay/model/QueryResult.h"
+#include "relay/model/ReadPath.h"
+#include "relay/model/RequestContext.h"
+#include "relay/model/StoredEvent.h"
 
 #include <cstdint>
 #include <functional>
@@ -21,82 +28,6 @@ class RelayClock;
 class ReplicaSet;
 } // namespace replication
 
-enum class Transport { WebSocket, Http };
-
-// Who is asking, after auth and Host → community resolution.
-struct RequestContext
-{
-    std::string community; // resolved from the normalised Host header
-    std::string pubkey; // authenticated pubkey, 64 lower-case hex
-    Transport transport = Transport::Http;
-};
-
-// A stored event as served: the parsed event plus its exact wire JSON (serialised once at ingest,
-// so reads never re-serialise) and its resolved scope.
-struct StoredEvent
-{
-    nostr::Event event;
-    std::string json;
-    std::string community;
-    std::optional<std::string> channel; // resolved channel (may differ from the literal h tag)
-};
-
-struct IngestResult
-{
-    enum class Status {
-        Stored, // accepted=true, message ""
-        Duplicate, // accepted=true, message "duplicate:" (or another accepted message)
-        RejectedDuplicate, // accepted=false, HTTP 200, e.g. "duplicate: channel already exists"
-        Rejected, // accepted=false, HTTP 400 {"error":message}
-        Conflict, // accepted=false, HTTP 409 {"error":message} — canvas CAS "conflict: …"
-        Forbidden, // accepted=false, HTTP 403 {"error":message}
-        Internal, // accepted=false, HTTP 500 {"error":"internal server error"}; WS "error: internal
-                  // server error"
-    };
-    Status status = Status::Internal;
-    std::string message;
-    bool accepted() const { return status == Status::Stored || status == Status::Duplicate; }
-    int httpStatus() const;
-};
-
-// Which caller is reading: the routing layer (issue: replicas and routing) classifies by this.
-enum class ReadPath {
-    BridgeQuery, // POST /query
-    BridgeCount, // POST /count
-    BridgeCountFallback, // POST /count that materialises rows
-    ReqHistorical, // WS REQ backfill
-    CountReq, // WS COUNT
-    CountReqFallback, // WS COUNT that materialises rows
-    BridgeThreadAux, // depth_limit thread pages
-    BridgeSearchHydrate, // NIP-50 hydration of POST /query search hits (exact pairs)
-    ReqSearchHydrate, // NIP-50 hydration of WS REQ search hits (exact pairs)
-    ProfileSearchHydrate, // NIP-50 hydration of profile-name (kinds:[0]) search hits
-};
-
-struct QueryResult
-{
-    enum class Status {
-        Ok,
-        BadRequest, // 400 {"error":message}
-        Forbidden, // 403 {"error":message}; WS CLOSED with message
-        TimedOut, // 503 {"error":"query timed out"}; WS CLOSED "error: query timed out"
-        Retryable, // 503 + Retry-After; WS CLOSED "error: retryable: …"
-        Internal, // 500 {"error":"internal server error"}
-    };
-    Status status = Status::Ok;
-    std::string message;
-    std::vector<StoredEvent>
-        events; // filters' results concatenated in filter order (HTTP) or de-duplicated (WS)
-    std::int64_t count = 0; // for count()
-    std::string route = "writer"; // "writer" | "replica"
-    std::string routeReason = "disabled";
-};
-
-// Subscription admission for WS REQ: empty when allowed, else the CLOSED reason
-// ("restricted: not a channel member", "restricted: p-gated events require #p matching your
-// pubkey", …).
-using AdmissionResult = std::optional<std::string>;
-
 class RelayEngine
 {
 public:
@@ -106,7 +37,8 @@ public:
         std::string relaySecretKeyHex; // relay-signed kinds (39000-39002, 40099, 44100/44101)
         std::function<std::int64_t()> clock; // unix seconds; default: relayClock below
 
-        // Read replicas and routing (relay/replication, relay/routing).
+        // Read replicas and routing (relay/replication, relay/routing). With replicas > 0 reads
+        // are routed; with 0 every read is served by the writer.
         int replicas = 0; // --replicas N
         std::int64_t replicaLagMs = 0; // --replica-lag-ms MS
         std::optional<std::int64_t> readBudgetMs; // nullopt: BUZZ_REPLICA_READ_MAX_AGE_MS (0 = off)

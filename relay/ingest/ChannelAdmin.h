@@ -1,8 +1,10 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "net/nostr/Event.h"
 #include "relay/ingest/RelayEmitter.h"
 #include "relay/model/Channel.h"
+#include "relay/model/IngestResult.h"
+#include "relay/model/StoredEvent.h"
 #include "relay/store/Database.h"
 
 #include <cstdint>

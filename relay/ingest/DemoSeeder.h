@@ -1,6 +1,8 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "net/nostr/Event.h"
+#include "relay/model/IngestResult.h"
+#include "relay/model/RequestContext.h"
 
 #include <cstdint>
 #include <functional>

@@ -4,7 +4,7 @@
 #include "relay/ingest/EventPrechecks.h"
 #include "relay/ingest/KindRules.h"
 #include "relay/ingest/ThreadResolver.h"
-#include "relay/replication/CommitFloor.h"
+#include "relay/model/CommitFloor.h"
 #include "relay/store/EventReader.h"
 
 #include <QLoggingCategory>
@@ -105,8 +105,8 @@ void IngestPipeline::writeEvent(store::Database::WriteTransaction &tx, const nos
         return; // rejections and duplicates write nothing (the savepoint rolls back)
     // Replica fence (routing issue): a channel row older than commit time - 960 s is refused.
     for (const auto &stored : outcome.committed) {
-        if (stored.channel && replication::CommitFloor::refuses(stored.event.createdAt, nowMs)) {
-            outcome = reject(std::string(replication::CommitFloor::kMessage));
+        if (stored.channel && CommitFloor::refuses(stored.event.createdAt, nowMs)) {
+            outcome = reject(std::string(CommitFloor::kMessage));
             return;
         }
     }

@@ -1,8 +1,9 @@
 #pragma once
 
+#include "net/nostr/Event.h"
 #include "net/nostr/Keys.h"
-#include "relay/RelayEngine.h"
 #include "relay/model/Channel.h"
+#include "relay/model/StoredEvent.h"
 #include "relay/store/Database.h"
 
 #include <nlohmann/json_fwd.hpp>

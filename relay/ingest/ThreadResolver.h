@@ -1,6 +1,7 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "net/nostr/Event.h"
+#include "relay/model/IngestResult.h"
 #include "relay/model/ThreadLink.h"
 #include "relay/store/EventReader.h"
 

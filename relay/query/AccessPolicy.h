@@ -1,6 +1,6 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "net/nostr/Filter.h"
 
 #include <optional>
 #include <string>

@@ -1,6 +1,8 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "net/nostr/Event.h"
+#include "net/nostr/Filter.h"
+#include "relay/model/StoredEvent.h"
 
 namespace buzz::relay::query {
 

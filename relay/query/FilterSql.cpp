@@ -69,9 +69,8 @@ void FilterSql::Plan::bindTo(store::Statement &statement) const
 
 int FilterSql::effectiveLimit(const nostr::Filter &filter, Mode mode)
 {
-    if (mode == Mode::Thread)
-        return std::clamp(filter.limit.value_or(kThreadDefaultLimit), 0, kThreadMaxLimit);
-    return std::clamp(filter.limit.value_or(kMaxLimit), 0, kMaxLimit);
+    return mode == Mode::Thread ? ReadLimits::threadPageLimit(filter)
+                                : ReadLimits::pageLimit(filter);
 }
 
 FilterSql::Plan FilterSql::build(const nostr::Filter &filter, const std::string &community,

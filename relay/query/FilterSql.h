@@ -1,6 +1,6 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "relay/model/ReadLimits.h"
 
 #include <cstdint>
 #include <string>
@@ -19,9 +19,9 @@ class FilterSql
 {
 public:
     enum class Mode { Page, Count, Thread };
-    static constexpr int kMaxLimit = 1000;
-    static constexpr int kThreadDefaultLimit = 100;
-    static constexpr int kThreadMaxLimit = 500;
+    static constexpr int kMaxLimit = ReadLimits::kMaxLimit;
+    static constexpr int kThreadDefaultLimit = ReadLimits::kThreadDefaultLimit;
+    static constexpr int kThreadMaxLimit = ReadLimits::kThreadMaxLimit;
 
     struct Plan
     {

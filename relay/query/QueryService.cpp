@@ -56,16 +56,16 @@ QueryResult failure(QueryResult::Status status, std::string message)
 }
 
 // A read the router refused before it ran (routing issue): surfaced, never re-run here.
-std::optional<QueryResult> refusalResult(const store::ReadLease &lease)
+std::optional<QueryResult> refusalResult(const routing::ReadLease &lease)
 {
     QueryResult result;
     switch (lease.refusal()) {
-    case store::ReadLease::Refusal::None:
+    case routing::ReadLease::Refusal::None:
         return std::nullopt;
-    case store::ReadLease::Refusal::TimedOut:
+    case routing::ReadLease::Refusal::TimedOut:
         result = failure(QueryResult::Status::TimedOut, "query timed out");
         break;
-    case store::ReadLease::Refusal::Retryable:
+    case routing::ReadLease::Refusal::Retryable:
         result = failure(QueryResult::Status::Retryable,
                          "retryable: read replicas are busy, try again shortly");
         break;
@@ -103,10 +103,10 @@ std::string QueryService::httpGateFailure(const std::vector<nostr::Filter> &filt
     return {};
 }
 
-store::ReadRequest QueryService::readRequestFor(const std::vector<nostr::Filter> &filters,
+ReadRequest QueryService::readRequestFor(const std::vector<nostr::Filter> &filters,
                                                 ReadPath path)
 {
-    store::ReadRequest request;
+    ReadRequest request;
     request.path = path;
     request.strong =
         std::any_of(filters.begin(), filters.end(), [](const auto &f) { return f.isStrong(); });
@@ -128,12 +128,12 @@ QueryResult QueryService::runRouted(const std::vector<nostr::Filter> &filters,
         if (auto gate = httpGateFailure(filters, context.pubkey); !gate.empty())
             return failure(QueryResult::Status::Forbidden, gate);
     }
-    store::ReadRequest request = readRequestFor(filters, path);
+    ReadRequest request = readRequestFor(filters, path);
     request.filters = &filters;
     request.community = context.community;
     // A replica read may be settled afterwards into one re-run on the writer (routing issue).
     for (;;) {
-        auto lease = m_database.read(request);
+        auto lease = m_router.route(request);
         if (auto refused = refusalResult(lease))
             return *refused;
         if (!lease)
@@ -141,15 +141,15 @@ QueryResult QueryService::runRouted(const std::vector<nostr::Filter> &filters,
         QueryResult result;
         result.route = lease.route();
         result.routeReason = lease.reason();
-        store::ReadAttempt attempt;
+        ReadAttempt attempt;
         if (!readAll(lease, result, attempt))
             return failure(QueryResult::Status::Internal, "internal server error");
         const auto settlement = lease.settle(attempt);
-        if (settlement.action == store::ReadSettlement::Action::RerunOnWriter) {
+        if (settlement.action == ReadSettlement::Action::RerunOnWriter) {
             request.forceWriterReason = settlement.reason;
             continue;
         }
-        if (settlement.action == store::ReadSettlement::Action::TimedOut)
+        if (settlement.action == ReadSettlement::Action::TimedOut)
             return failure(QueryResult::Status::TimedOut, "query timed out");
         if (!attempt.ok)
             return failure(QueryResult::Status::Internal, "internal server error");
@@ -163,7 +163,7 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
     const bool dedupe = !isHttpPath(path);
     return runRouted(
         filters, context, path,
-        [&](store::ReadLease &lease, QueryResult &result, store::ReadAttempt &attempt) {
+        [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
             std::unordered_set<std::string> seen;
             store::EventReader reader(lease.connection());
             for (const auto &filter : filters) {
@@ -205,7 +205,7 @@ QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
 {
     return runRouted(
         filters, context, path,
-        [&](store::ReadLease &lease, QueryResult &result, store::ReadAttempt &attempt) {
+        [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
             store::EventReader reader(lease.connection());
             for (const auto &filter : filters) {
                 // Totals are summed across filters, not de-duplicated (§4.4).
@@ -259,10 +259,10 @@ AdmissionResult QueryService::admit(const std::vector<nostr::Filter> &filters,
 bool QueryService::canRead(const std::string &community, const std::string &channel,
                            const std::string &pubkey)
 {
-    store::ReadRequest request;
+    ReadRequest request;
     request.mustUseWriter = true; // permission reads gate live fan-out: always the writer
     request.channel = channel;
-    auto lease = m_database.read(request);
+    auto lease = m_router.route(request);
     if (!lease)
         return false;
     return store::EventReader(lease.connection()).canRead(community, channel, pubkey);

@@ -1,20 +1,22 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
-#include "relay/store/Database.h"
+#include "relay/model/QueryResult.h"
+#include "relay/model/ReadPath.h"
+#include "relay/model/RequestContext.h"
+#include "relay/routing/ReadRouter.h"
 
 #include <string>
 #include <vector>
 
 namespace buzz::relay::query {
 
-// Reads: filters → SQL on a connection chosen by the database's ReadRouter, then the full re-match,
+// Reads: filters → SQL on a connection chosen by the ReadRouter, then the full re-match,
 // channel access and (on WebSocket) de-duplication across filters.
 class QueryService
 {
 public:
-    explicit QueryService(store::Database &database)
-        : m_database(database)
+    explicit QueryService(routing::ReadRouter &router)
+        : m_router(router)
     { }
 
     QueryResult query(const std::vector<nostr::Filter> &filters, const RequestContext &context,
@@ -37,10 +39,10 @@ private:
     // 403 message when an HTTP request fails a gate (p-gated or engram kinds), else empty.
     static std::string httpGateFailure(const std::vector<nostr::Filter> &filters,
                                        const std::string &viewer);
-    static store::ReadRequest readRequestFor(const std::vector<nostr::Filter> &filters,
+    static ReadRequest readRequestFor(const std::vector<nostr::Filter> &filters,
                                              ReadPath path);
 
-    store::Database &m_database;
+    routing::ReadRouter &m_router;
 };
 
 } // namespace buzz::relay::query

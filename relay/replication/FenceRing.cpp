@@ -1,7 +1,7 @@
 #include "relay/replication/FenceRing.h"
 
 #include "relay/replication/RelayClock.h"
-#include "relay/routing/RouteTypes.h"
+#include "relay/model/RouteTypes.h"
 
 #include <algorithm>
 

@@ -5,7 +5,7 @@
 // it has replayed; the ring turns that token into "everything committed up to time T is here, and
 // every channel row with created_at <= wall is here". Thread-safe.
 
-#include "relay/routing/ReplicaProof.h"
+#include "relay/model/ReplicaProof.h"
 
 #include <cstdint>
 #include <deque>

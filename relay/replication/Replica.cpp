@@ -17,12 +17,6 @@ namespace buzz::relay::replication {
 
 namespace {
 std::atomic<int> g_replicaSerial {0};
-
-int progressHandler(void *context)
-{
-    const auto *deadline = static_cast<const std::chrono::steady_clock::time_point *>(context);
-    return std::chrono::steady_clock::now() > *deadline ? 1 : 0;
-}
 } // namespace
 
 Replica::ReaderLease::ReaderLease(Replica &replica, store::SqliteConnection *connection,
@@ -34,12 +28,12 @@ Replica::ReaderLease::ReaderLease(Replica &replica, store::SqliteConnection *con
     , m_deadline(std::chrono::steady_clock::now() + replica.m_config.statementTimeout)
 {
     // Bounded statements on readers: an interrupted step surfaces as a timeout, never a re-run.
-    sqlite3_progress_handler(m_connection->handle(), 4000, &progressHandler, &m_deadline);
+    m_connection->interruptAfter(&m_deadline);
 }
 
 Replica::ReaderLease::~ReaderLease()
 {
-    sqlite3_progress_handler(m_connection->handle(), 0, nullptr, nullptr);
+    m_connection->interruptAfter(nullptr);
     m_snapshot.unlock();
     m_replica.releaseReader(m_connection);
 }
@@ -78,7 +72,7 @@ std::unique_ptr<Replica> Replica::open(const Config &config, std::string &error)
         return nullptr;
     if (config.dataDir) // a replica need not survive a crash: it is rebuilt from the log
         replica->m_applier->exec("PRAGMA synchronous=OFF;");
-    if (!store::Schema::apply(*replica->m_applier)) {
+    if (!store::Schema::apply(*replica->m_applier, config.extensions)) {
         error = "replica schema: " + replica->m_applier->lastError();
         return nullptr;
     }
@@ -139,7 +133,7 @@ bool Replica::apply(std::span<const CommitRecord> records)
             return false;
         }
     }
-    if (!store::Schema::beforeCommit(*m_applier) || !m_applier->exec("COMMIT")) {
+    if (!store::Schema::beforeReplayCommit(*m_applier, m_config.extensions) || !m_applier->exec("COMMIT")) {
         m_applier->exec("ROLLBACK");
         return false;
     }

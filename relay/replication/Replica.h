@@ -9,6 +9,7 @@
 #include "relay/replication/CommitRecord.h"
 #include "relay/replication/FenceRing.h"
 #include "relay/replication/ReplicaFaults.h"
+#include "relay/store/StoreExtension.h"
 
 #include <atomic>
 #include <chrono>
@@ -38,6 +39,7 @@ public:
         int poolSize = 4;
         std::int64_t lagMs = 0;
         std::chrono::milliseconds statementTimeout {2000};
+        store::StoreExtensions extensions; // the writer's: a replica's schema is the same
     };
 
     // A borrowed reader connection with the snapshot it proves. Releases both when destroyed.

@@ -1,7 +1,5 @@
 #include "relay/replication/ReplicaSet.h"
 
-#include "relay/replication/ReplicaReadRouter.h"
-#include "relay/routing/ReadRouter.h"
 #include "relay/store/Database.h"
 
 #include <QLoggingCategory>
@@ -59,12 +57,16 @@ std::unique_ptr<ReplicaSet> ReplicaSet::attach(store::Database &database, Replic
 {
     if (!config.clock)
         config.clock = RelayClock::system();
-    config.budgetMs = ReadRouter::clampBudget(config.budgetMs);
+    config.budgetMs = clampReadBudgetMs(config.budgetMs);
     config.readPoolSize = std::max(1, config.readPoolSize);
     std::unique_ptr<ReplicaSet> set(new ReplicaSet(database, config));
     for (int i = 0; i < config.replicas; ++i) {
-        Replica::Config replicaConfig {i, config.dataDir, config.readPoolSize, config.lagMs,
-                                       config.statementTimeout};
+        Replica::Config replicaConfig {i,
+                                       config.dataDir,
+                                       config.readPoolSize,
+                                       config.lagMs,
+                                       config.statementTimeout,
+                                       database.extensions()};
         auto replica = Replica::open(replicaConfig, error);
         if (!replica) {
             error = "replica-" + std::to_string(i) + ": " + error;
@@ -78,7 +80,6 @@ std::unique_ptr<ReplicaSet> ReplicaSet::attach(store::Database &database, Replic
         error = "cannot create the replica heartbeat row on the writer";
         return nullptr;
     }
-    database.setReadRouter(std::make_unique<ReplicaReadRouter>(database, *set));
     for (const std::string &line : set->describe())
         qCInfo(lcReplica).noquote() << line.c_str();
     if (config.runDriver)
@@ -92,13 +93,11 @@ ReplicaSet::~ReplicaSet()
     m_driverWake.notify_all();
     if (m_driver.joinable())
         m_driver.join();
-    if (!m_replicas.empty())
-        m_database.setReadRouter(std::make_unique<store::WriterOnlyReadRouter>(m_database));
 }
 
 void ReplicaSet::setBudgetMs(std::int64_t budgetMs)
 {
-    m_budgetMs.store(ReadRouter::clampBudget(budgetMs));
+    m_budgetMs.store(clampReadBudgetMs(budgetMs));
 }
 
 bool ReplicaSet::heartbeat()
@@ -111,7 +110,7 @@ bool ReplicaSet::heartbeat()
 void ReplicaSet::fetchNewRecords()
 {
     for (;;) {
-        store::ReadLease lease = m_database.writerPoolLease("replication");
+        store::ConnectionLease lease = m_database.leaseWriterConnection();
         if (!lease)
             return;
         auto select = lease.connection().prepare("SELECT lsn, committed_at_ms, change FROM "
@@ -208,7 +207,7 @@ std::vector<ReplicaProof> ReplicaSet::proofs() const
 
 std::int64_t ReplicaSet::writerLsn() const
 {
-    store::ReadLease lease = m_database.writerPoolLease("replication");
+    store::ConnectionLease lease = m_database.leaseWriterConnection();
     if (!lease)
         return 0;
     auto select = lease.connection().prepare("SELECT COALESCE(MAX(lsn), 0) FROM commit_log");

@@ -9,7 +9,7 @@
 #include "relay/replication/HeartbeatWriter.h"
 #include "relay/replication/Replica.h"
 #include "relay/replication/ReplicationConfig.h"
-#include "relay/routing/RouteMetrics.h"
+#include "relay/model/RouteMetrics.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -32,8 +32,9 @@ namespace buzz::relay::replication {
 class ReplicaSet
 {
 public:
-    // Opens the replicas and, when config.replicas > 0, installs the routing read router into the
-    // database. With 0 replicas nothing changes: every read stays on the writer.
+    // Opens config.replicas replicas of `database` (with its extensions) and starts replaying its
+    // commit log. Reads reach them only through a router (routing::ReplicaRouter); with 0
+    // replicas there is nothing to route to and every read stays on the writer.
     static std::unique_ptr<ReplicaSet> attach(store::Database &database, ReplicationConfig config,
                                               std::string &error);
     ~ReplicaSet();

@@ -1,6 +1,6 @@
 #include "relay/replication/ReplicationConfig.h"
 
-#include "relay/routing/ReadRouter.h"
+#include "relay/model/RouteTypes.h"
 
 #include <charconv>
 #include <cstdlib>
@@ -29,7 +29,7 @@ std::optional<std::string> ReplicationConfig::applyEnvironment(ReplicationConfig
         if (!value || *value < 0)
             return std::string("BUZZ_REPLICA_READ_MAX_AGE_MS must be a non-negative integer (got ")
                 + budget + ")";
-        config.budgetMs = ReadRouter::clampBudget(*value);
+        config.budgetMs = clampReadBudgetMs(*value);
     }
     if (const char *pool = std::getenv("BUZZ_DB_READ_POOL_SIZE"); pool && *pool) {
         const auto value = parseInteger(pool);

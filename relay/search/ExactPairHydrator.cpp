@@ -1,7 +1,6 @@
 #include "relay/search/ExactPairHydrator.h"
 
 #include "relay/search/ExactPairLookup.h"
-#include "relay/store/Database.h"
 
 #include <QLoggingCategory>
 
@@ -27,22 +26,22 @@ template<class Lookup>
 HydrationResult ExactPairHydrator::routed(const std::string &community, ReadPath caller,
                                           Lookup lookup)
 {
-    store::ReadRequest request;
+    ReadRequest request;
     request.path = caller;
     request.community = community;
     // A replica read is settled once; a settle may ask for exactly one re-run on the writer.
     for (int attempt = 0; attempt < 2; ++attempt) {
-        store::ReadLease lease = m_database.read(request);
-        if (lease.refusal() == store::ReadLease::Refusal::TimedOut)
+        routing::ReadLease lease = m_router.route(request);
+        if (lease.refusal() == routing::ReadLease::Refusal::TimedOut)
             return failed(HydrationResult::Status::TimedOut, "query timed out");
-        if (lease.refusal() == store::ReadLease::Refusal::Retryable)
+        if (lease.refusal() == routing::ReadLease::Refusal::Retryable)
             return failed(HydrationResult::Status::Retryable,
                           "retryable: read replicas are busy, try again shortly");
         if (!lease)
             return failed(HydrationResult::Status::Internal, "internal server error");
 
         ExactPairLookup::Rows rows = lookup(lease.connection());
-        store::ReadAttempt readAttempt;
+        ReadAttempt readAttempt;
         readAttempt.ok = rows.ok;
         readAttempt.sqliteCode = rows.sqliteCode;
         auto &page = readAttempt.pages.emplace_back();
@@ -51,10 +50,10 @@ HydrationResult ExactPairHydrator::routed(const std::string &community, ReadPath
             page.newestCreatedAt = std::max(page.newestCreatedAt.value_or(stored.event.createdAt),
                                             stored.event.createdAt);
 
-        const store::ReadSettlement settlement = lease.settle(readAttempt);
-        if (settlement.action == store::ReadSettlement::Action::TimedOut)
+        const ReadSettlement settlement = lease.settle(readAttempt);
+        if (settlement.action == ReadSettlement::Action::TimedOut)
             return failed(HydrationResult::Status::TimedOut, "query timed out");
-        if (settlement.action == store::ReadSettlement::Action::RerunOnWriter) {
+        if (settlement.action == ReadSettlement::Action::RerunOnWriter) {
             request.forceWriterReason = settlement.reason;
             continue;
         }

@@ -1,15 +1,13 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "relay/model/ReadPath.h"
+#include "relay/model/StoredEvent.h"
+#include "relay/routing/ReadRouter.h"
 #include "relay/search/EventPair.h"
 
 #include <span>
 #include <string>
 #include <vector>
-
-namespace buzz::relay::store {
-class Database;
-}
 
 namespace buzz::relay::search {
 
@@ -40,8 +38,8 @@ struct HydrationResult
 class ExactPairHydrator
 {
 public:
-    explicit ExactPairHydrator(store::Database &database)
-        : m_database(database)
+    explicit ExactPairHydrator(routing::ReadRouter &router)
+        : m_router(router)
     { }
 
     // At most ExactPairLookup::kMaxPairs pairs, validated before a connection is taken.
@@ -55,7 +53,7 @@ private:
     template<class Lookup>
     HydrationResult routed(const std::string &community, ReadPath caller, Lookup lookup);
 
-    store::Database &m_database;
+    routing::ReadRouter &m_router;
 };
 
 } // namespace buzz::relay::search

@@ -50,7 +50,7 @@ ExactPairLookup::Rows prepareFailed(store::SqliteConnection &connection)
 {
     ExactPairLookup::Rows rows;
     rows.ok = false;
-    rows.sqliteCode = sqlite3_errcode(connection.handle());
+    rows.sqliteCode = connection.errorCode();
     return rows;
 }
 } // namespace

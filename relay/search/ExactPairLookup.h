@@ -1,6 +1,6 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "relay/model/StoredEvent.h"
 #include "relay/search/EventPair.h"
 
 #include <cstddef>

@@ -36,7 +36,7 @@ SearchIndex::Hits SearchIndex::search(store::SqliteConnection &connection, const
     auto select = connection.prepare(sqlFor(query));
     if (!select.valid()) {
         hits.ok = false;
-        hits.sqliteCode = sqlite3_errcode(connection.handle());
+        hits.sqliteCode = connection.errorCode();
         return hits;
     }
     const std::string channels = nlohmann::json(query.channels).dump();

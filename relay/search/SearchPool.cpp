@@ -5,18 +5,17 @@
 
 #include <QLoggingCategory>
 
-#include <sqlite3.h>
-
 Q_LOGGING_CATEGORY(lcSearchPool, "buzz.relay.search.pool")
 
 namespace buzz::relay::search {
 
 SearchPool::Result SearchPool::runOnWriter(const Work &work)
 {
-    // The writer indexes in batches: rows it has committed but not yet indexed are indexed first.
-    if (!m_database.flushSearchBacklog())
+    // The writer indexes in batches (SearchIndexer): rows it has committed but not yet indexed are
+    // indexed first.
+    if (!m_database.flushDeferredWork())
         return {Outcome::Failed, "writer"};
-    store::ReadLease lease = m_database.writerPoolLease("search");
+    store::ConnectionLease lease = m_database.leaseWriterConnection();
     if (!lease)
         return {Outcome::Failed, "writer"};
     m_writerReads.fetch_add(1, std::memory_order_relaxed);
@@ -44,7 +43,7 @@ SearchPool::Result SearchPool::run(const Work &work)
         int code = 0;
         if (work(reader->connection(), code))
             return {Outcome::Ok, replica.name()};
-        if (code == SQLITE_INTERRUPT || reader->deadlineExceeded())
+        if (store::SqliteConnection::isInterrupted(code) || reader->deadlineExceeded())
             return {Outcome::TimedOut, replica.name()};
         qCWarning(lcSearchPool) << replica.name().c_str()
                                 << "full-text query failed; re-running on the writer, code" << code;

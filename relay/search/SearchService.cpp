@@ -4,7 +4,6 @@
 #include "relay/search/ExactPairLookup.h"
 #include "relay/search/SearchIndex.h"
 #include "relay/search/SearchText.h"
-#include "relay/store/Database.h"
 
 #include <QLoggingCategory>
 
@@ -64,10 +63,10 @@ QueryResult::Status statusOf(HydrationResult::Status status)
 }
 } // namespace
 
-SearchService::SearchService(store::Database &database)
-    : m_database(database)
+SearchService::SearchService(store::Database &database, routing::ReadRouter &router)
+    : m_router(router)
     , m_pool(database)
-    , m_hydrator(database)
+    , m_hydrator(router)
 { }
 
 bool SearchService::isSearch(const std::vector<nostr::Filter> &filters)
@@ -92,11 +91,11 @@ ReadPath SearchService::hydrationPath(const nostr::Filter &filter, bool webSocke
 SearchService::Access SearchService::readableChannels(const RequestContext &context)
 {
     // Who may read what gates what a search reveals: always asked of the writer.
-    store::ReadRequest request;
+    ReadRequest request;
     request.mustUseWriter = true;
     request.community = context.community;
     Access access;
-    store::ReadLease lease = m_database.read(request);
+    routing::ReadLease lease = m_router.route(request);
     if (!lease)
         return access;
     auto select = lease.connection().prepare(

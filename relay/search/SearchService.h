@@ -1,6 +1,9 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "relay/model/QueryResult.h"
+#include "relay/model/ReadPath.h"
+#include "relay/model/RequestContext.h"
+#include "relay/routing/ReadRouter.h"
 #include "relay/search/ExactPairHydrator.h"
 #include "relay/search/SearchPool.h"
 
@@ -31,7 +34,7 @@ public:
     static constexpr int kWsMaxLimit = 10'000;
     static constexpr int kWsMaxHits = 1'000;
 
-    explicit SearchService(store::Database &database);
+    SearchService(store::Database &database, routing::ReadRouter &router);
 
     static bool isSearch(const std::vector<nostr::Filter> &filters);
     // Profile-name search: the filter asks for kind 0 only.
@@ -58,7 +61,7 @@ private:
     };
     Access readableChannels(const RequestContext &context);
 
-    store::Database &m_database;
+    routing::ReadRouter &m_router;
     SearchPool m_pool;
     ExactPairHydrator m_hydrator;
     std::atomic<std::uint64_t> m_searches {0};

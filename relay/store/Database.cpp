@@ -1,6 +1,5 @@
 #include "relay/store/Database.h"
 
-#include "relay/search/SearchSchema.h"
 #include "relay/store/Schema.h"
 
 #include <QLoggingCategory>
@@ -14,12 +13,6 @@
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace buzz::relay::store {
-
-ReadLease WriterOnlyReadRouter::route(const ReadRequest &request)
-{
-    (void)request;
-    return m_database.writerPoolLease("disabled");
-}
 
 Database::WriteTransaction::WriteTransaction(Database &database, std::unique_lock<std::mutex> lock,
                                              std::string community, std::int64_t startedAtMs,
@@ -64,10 +57,8 @@ bool Database::WriteTransaction::commit(std::int64_t committedAtMs)
     }
     const bool released = m_scope == Scope::Savepoint
         ? m_connection->execCached("RELEASE member")
-        : m_database.indexSearchBeforeCommit(committedAtMs, false) && m_connection->exec("COMMIT");
+        : m_database.runBeforeCommit(committedAtMs, false) && m_connection->exec("COMMIT");
     if (!released) {
-        if (m_scope == Scope::Transaction)
-            m_database.m_searchBacklog.store(true); // a rollback may bring queued rows back
         rollback();
         return false;
     }
@@ -93,6 +84,7 @@ void Database::WriteTransaction::rollback()
             m_connection->execCached("RELEASE member");
         } else {
             m_connection->exec("ROLLBACK");
+            m_database.rolledBack();
             m_database.forgetWriteStart(m_startedAtMs);
         }
         m_open = false;
@@ -196,39 +188,41 @@ void Database::runNextGroup(std::unique_lock<std::mutex> &lock)
         m_groupQueued.notify_one();
 }
 
-bool Database::indexSearchBeforeCommit(std::int64_t nowMs, bool force)
+bool Database::runBeforeCommit(std::int64_t nowMs, bool force)
 {
-    const std::int64_t pending = search::SearchSchema::pendingCount(*m_writer);
-    if (pending < 0)
-        return false;
-    if (pending > 0 && !force) {
-        if (m_searchBacklogSinceMs == 0)
-            m_searchBacklogSinceMs = std::max<std::int64_t>(nowMs, 1);
-        if (pending < kSearchBatchRows && nowMs - m_searchBacklogSinceMs < kSearchBatchMs) {
-            m_searchBacklog.store(true);
-            return true;
-        }
+    for (const auto &extension : m_extensions) {
+        if (!extension->beforeWriterCommit(*m_writer, nowMs, force))
+            return false;
     }
-    if (pending > 0 && !search::SearchSchema::flushPending(*m_writer))
-        return false;
-    m_searchBacklogSinceMs = 0;
-    m_searchBacklog.store(false);
     return true;
 }
 
-bool Database::flushSearchBacklog()
+void Database::rolledBack()
 {
-    if (!m_searchBacklog.load())
+    for (const auto &extension : m_extensions)
+        extension->writerRolledBack();
+}
+
+bool Database::flushDeferredWork()
+{
+    const auto deferred = [this] {
+        for (const auto &extension : m_extensions) {
+            if (extension->hasDeferredWork())
+                return true;
+        }
+        return false;
+    };
+    if (!deferred())
         return true;
     // No commit-log record and no row change: nothing a replica or a fence needs to know about.
     std::lock_guard writer(m_writerMutex);
-    if (!m_searchBacklog.load())
+    if (!deferred())
         return true;
     if (!m_writer->exec("BEGIN IMMEDIATE"))
         return false;
-    if (!indexSearchBeforeCommit(0, true) || !m_writer->exec("COMMIT")) {
-        m_searchBacklog.store(true);
+    if (!runBeforeCommit(0, true) || !m_writer->exec("COMMIT")) {
         m_writer->exec("ROLLBACK");
+        rolledBack();
         return false;
     }
     return true;
@@ -283,9 +277,9 @@ void Database::runGroup(const std::vector<GroupMember *> &members)
         member->outcome =
             transaction.m_released ? GroupOutcome::Committed : GroupOutcome::Discarded;
     }
-    if (!indexSearchBeforeCommit(members.back()->nowMs, false) || !m_writer->exec("COMMIT")) {
-        m_searchBacklog.store(true); // a rollback may bring queued rows back
+    if (!runBeforeCommit(members.back()->nowMs, false) || !m_writer->exec("COMMIT")) {
         m_writer->exec("ROLLBACK");
+        rolledBack();
         for (GroupMember *member : members)
             member->outcome = GroupOutcome::Failed;
         finish();
@@ -311,7 +305,6 @@ void Database::finishQueuedWrites()
 Database::~Database()
 {
     finishQueuedWrites();
-    m_router.reset();
     m_idleReaders.clear();
     m_readers.clear();
     if (m_writer && !m_inMemory)
@@ -319,9 +312,10 @@ Database::~Database()
 }
 
 std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataDir,
-                                         std::string &error)
+                                         std::string &error, StoreExtensions extensions)
 {
     std::unique_ptr<Database> database(new Database());
+    database->m_extensions = std::move(extensions);
     std::string uri = ":memory:";
     if (dataDir) {
         std::error_code ec;
@@ -337,16 +331,19 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
     database->m_writer = SqliteConnection::open(uri, SqliteConnection::Role::Writer, error);
     if (!database->m_writer)
         return nullptr;
-    if (!Schema::apply(*database->m_writer)) {
+    if (!Schema::apply(*database->m_writer, database->m_extensions)) {
         error = "schema: " + database->m_writer->lastError();
         return nullptr;
     }
-    // Rows queued for the search index by an earlier run are indexed by the next search or batch.
-    database->m_searchBacklog.store(search::SearchSchema::pendingCount(*database->m_writer) != 0);
+    for (const auto &extension : database->m_extensions) {
+        if (!extension->attachWriter(*database->m_writer)) {
+            error = "schema: " + database->m_writer->lastError();
+            return nullptr;
+        }
+    }
     auto lastLsn = database->m_writer->prepare("SELECT COALESCE(MAX(lsn), 0) FROM commit_log");
     if (lastLsn.step())
         database->m_lastLsn.store(lastLsn.int64(0));
-    database->m_router = std::make_unique<WriterOnlyReadRouter>(*database);
     database->m_groupThread = std::thread([db = database.get()] {
         pthread_setname_np(pthread_self(), "buzz-writer");
         db->runGroupsUntilStopped();
@@ -369,12 +366,11 @@ std::unique_ptr<Database::WriteTransaction> Database::beginWrite(const std::stri
     return transaction;
 }
 
-ReadLease Database::writerPoolLease(std::string reason)
+ConnectionLease Database::leaseWriterConnection()
 {
     if (m_inMemory) {
         m_writerMutex.lock();
-        return ReadLease(
-            m_writer.get(), [this] { m_writerMutex.unlock(); }, "writer", std::move(reason));
+        return ConnectionLease(m_writer.get(), [this] { m_writerMutex.unlock(); });
     }
     std::unique_lock lock(m_poolMutex);
     if (m_idleReaders.empty() && static_cast<int>(m_readers.size()) < m_maxReaders) {
@@ -391,22 +387,18 @@ ReadLease Database::writerPoolLease(std::string reason)
         // No reader could be opened: fall back to the writer connection itself.
         lock.unlock();
         m_writerMutex.lock();
-        return ReadLease(
-            m_writer.get(), [this] { m_writerMutex.unlock(); }, "writer", std::move(reason));
+        return ConnectionLease(m_writer.get(), [this] { m_writerMutex.unlock(); });
     }
     m_poolAvailable.wait(lock, [this] { return !m_idleReaders.empty(); });
     SqliteConnection *reader = m_idleReaders.back();
     m_idleReaders.pop_back();
-    return ReadLease(
-        reader,
-        [this, reader] {
-            {
-                std::lock_guard guard(m_poolMutex);
-                m_idleReaders.push_back(reader);
-            }
-            m_poolAvailable.notify_one();
-        },
-        "writer", std::move(reason));
+    return ConnectionLease(reader, [this, reader] {
+        {
+            std::lock_guard guard(m_poolMutex);
+            m_idleReaders.push_back(reader);
+        }
+        m_poolAvailable.notify_one();
+    });
 }
 
 void Database::rememberWriteStart(std::int64_t startedAtMs)

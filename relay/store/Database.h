@@ -1,10 +1,10 @@
 #pragma once
 
 #include "relay/store/ChangeRecord.h"
-#include "relay/store/ReadLease.h"
-#include "relay/store/ReadRouter.h"
+#include "relay/store/ConnectionLease.h"
 #include "relay/store/RowWriter.h"
 #include "relay/store/SqliteConnection.h"
+#include "relay/store/StoreExtension.h"
 
 #include <nlohmann/json.hpp>
 
@@ -75,8 +75,9 @@ public:
     using GroupWork = std::function<void(WriteTransaction &)>;
 
     ~Database();
+    // `extensions` are part of the schema (created at open) and run before every writer COMMIT.
     static std::unique_ptr<Database> open(const std::optional<std::string> &dataDir,
-                                          std::string &error);
+                                          std::string &error, StoreExtensions extensions = {});
 
     // Blocks until the writer is free; nullptr when BEGIN fails.
     std::unique_ptr<WriteTransaction> beginWrite(const std::string &community, std::int64_t nowMs);
@@ -98,12 +99,9 @@ public:
     void writeInGroupAsync(std::string community, std::int64_t nowMs, GroupWork work,
                            GroupDone done);
 
-    // Every read goes through the router (the seam for replicas).
-    ReadLease read(const ReadRequest &request) { return m_router->route(request); }
-    void setReadRouter(std::unique_ptr<ReadRouter> router) { m_router = std::move(router); }
-
     // A connection on the writer database (reader pool on files, the writer itself in memory).
-    ReadLease writerPoolLease(std::string reason);
+    // Reads choose between it and a replica through routing, never here.
+    ConnectionLease leaseWriterConnection();
 
     struct GroupCommitStats
     {
@@ -118,16 +116,15 @@ public:
                 m_members.load(std::memory_order_relaxed)};
     }
 
-    // The writer's search index is brought up to date in batches, not at every commit (indexing a
-    // few rows per transaction cost a third of the ingest time: FTS5 writes a segment per flush).
-    // A full-text read on the writer calls this first, so it still sees every committed row.
-    bool flushSearchBacklog();
-    static constexpr std::int64_t kSearchBatchRows = 256;
-    static constexpr std::int64_t kSearchBatchMs = 250;
+    // Runs every extension's deferred before-commit work in a transaction of its own (no row
+    // change, no commit-log record). A read of an extension's structure on the writer calls this
+    // first, so it sees every committed row.
+    bool flushDeferredWork();
+    const StoreExtensions &extensions() const { return m_extensions; }
 
     std::int64_t lastLsn() const;
     bool inMemory() const { return m_inMemory; }
-    // Oldest open write transaction start, if one is open (the routing issue's fence input).
+    // Oldest open write transaction start, if one is open: the replica fence wall stays below it.
     std::optional<std::int64_t> openWriteStartedAtMs() const;
 
 private:
@@ -158,21 +155,19 @@ private:
     std::atomic<std::uint64_t> m_groups {0};
     std::atomic<std::uint64_t> m_members {0};
 
-    // Before each writer COMMIT: indexes the queued searchable rows once there are enough of them
-    // or the oldest has waited long enough (or `force`); false on an SQLite error.
-    bool indexSearchBeforeCommit(std::int64_t nowMs, bool force);
-    std::int64_t m_searchBacklogSinceMs = 0; // under m_writerMutex; 0 = nothing deferred
-    // Rows may be queued and unindexed (a hint read without the writer lock; set conservatively).
-    std::atomic<bool> m_searchBacklog {false};
+    // Before each writer COMMIT (writer lock held): every extension's work; false on an error.
+    bool runBeforeCommit(std::int64_t nowMs, bool force);
+    // After a writer ROLLBACK (writer lock held).
+    void rolledBack();
+    StoreExtensions m_extensions;
 
     std::atomic<std::int64_t> m_lastLsn {0};
     // Start times of write transactions begun and not yet finished, including those still waiting
-    // for the writer: the replica fence wall must sit below every one of them (routing issue).
+    // for the writer: the replica fence wall must sit below every one of them.
     void rememberWriteStart(std::int64_t startedAtMs);
     void forgetWriteStart(std::int64_t startedAtMs);
     mutable std::mutex m_writeStartsMutex;
     std::multiset<std::int64_t> m_writeStarts;
-    std::unique_ptr<ReadRouter> m_router;
 };
 
 } // namespace buzz::relay::store

@@ -1,8 +1,9 @@
 #pragma once
 
-#include "relay/RelayEngine.h"
+#include "net/nostr/Event.h"
 #include "relay/model/Channel.h"
 #include "relay/model/ChannelMember.h"
+#include "relay/model/StoredEvent.h"
 #include "relay/model/ThreadLink.h"
 
 #include <nlohmann/json.hpp>

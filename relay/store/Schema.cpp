@@ -1,6 +1,5 @@
 #include "relay/store/Schema.h"
 
-#include "relay/search/SearchSchema.h"
 #include "relay/store/SqliteConnection.h"
 
 namespace buzz::relay::store {
@@ -106,17 +105,26 @@ CREATE TABLE IF NOT EXISTS relay_meta (
 )SQL";
 } // namespace
 
-bool Schema::apply(SqliteConnection &connection)
+bool Schema::apply(SqliteConnection &connection, const StoreExtensions &extensions)
 {
-    return connection.exec(kSchema)
-        && connection.exec("INSERT OR IGNORE INTO relay_meta(key, value) VALUES "
-                           "('schema_version', '1')")
-        && search::SearchSchema::apply(connection); // FTS index + triggers (search issue)
+    if (!connection.exec(kSchema)
+        || !connection.exec("INSERT OR IGNORE INTO relay_meta(key, value) VALUES "
+                            "('schema_version', '1')"))
+        return false;
+    for (const auto &extension : extensions) {
+        if (!extension->applySchema(connection))
+            return false;
+    }
+    return true;
 }
 
-bool Schema::beforeCommit(SqliteConnection &connection)
+bool Schema::beforeReplayCommit(SqliteConnection &connection, const StoreExtensions &extensions)
 {
-    return search::SearchSchema::flushPending(connection);
+    for (const auto &extension : extensions) {
+        if (!extension->beforeReplayCommit(connection))
+            return false;
+    }
+    return true;
 }
 
 } // namespace buzz::relay::store

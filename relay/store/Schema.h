@@ -1,17 +1,21 @@
 #pragma once
 
+#include "relay/store/StoreExtension.h"
+
 namespace buzz::relay::store {
 
 class SqliteConnection;
 
-// Creates (idempotently) the tables and indexes shared by the writer and, later, every replica.
+// Creates (idempotently) the tables and indexes shared by the writer and every replica, then
+// those of each extension, so a replica built by replaying the commit log has the same schema.
 class Schema
 {
 public:
-    static bool apply(SqliteConnection &connection);
-    // Work a replica's replay transaction does just before its COMMIT (the search index flush);
-    // the writer batches that flush itself (Database).
-    static bool beforeCommit(SqliteConnection &connection);
+    static bool apply(SqliteConnection &connection, const StoreExtensions &extensions = {});
+    // Work a replica's replay transaction does just before its COMMIT (each extension's); the
+    // writer runs its own before-commit work itself (Database).
+    static bool beforeReplayCommit(SqliteConnection &connection,
+                                   const StoreExtensions &extensions);
     static constexpr int kVersion = 1;
 };
 

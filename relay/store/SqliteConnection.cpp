@@ -199,4 +199,21 @@ std::int64_t SqliteConnection::changes() const
     return sqlite3_changes64(m_db);
 }
 
+namespace {
+int deadlinePassed(void *context)
+{
+    const auto *deadline = static_cast<const std::chrono::steady_clock::time_point *>(context);
+    return std::chrono::steady_clock::now() > *deadline ? 1 : 0;
+}
+} // namespace
+
+void SqliteConnection::interruptAfter(const std::chrono::steady_clock::time_point *deadline)
+{
+    if (deadline)
+        sqlite3_progress_handler(m_db, 4000, &deadlinePassed,
+                                 const_cast<std::chrono::steady_clock::time_point *>(deadline));
+    else
+        sqlite3_progress_handler(m_db, 0, nullptr, nullptr);
+}
+
 } // namespace buzz::relay::store

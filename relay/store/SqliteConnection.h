@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -83,6 +85,14 @@ public:
     bool execCached(const std::string &sql);
     std::string lastError() const;
     std::int64_t changes() const;
+    // The result code of the last failed call on this connection.
+    int errorCode() const { return sqlite3_errcode(m_db); }
+    // Whether `code` is the one a statement stopped by interruptAfter() fails with.
+    static bool isInterrupted(int code) { return code == SQLITE_INTERRUPT; }
+    // From now on a statement on this connection fails with SQLITE_INTERRUPT once `*deadline` has
+    // passed (checked every few thousand VM steps); nullptr lifts it. `*deadline` must stay valid
+    // until it is lifted.
+    void interruptAfter(const std::chrono::steady_clock::time_point *deadline);
 
     sqlite3 *handle() const { return m_db; }
     Role role() const { return m_role; }

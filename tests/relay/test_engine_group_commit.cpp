@@ -216,7 +216,7 @@ private slots:
         QCOMPARE(failed.load(), 0);
         QCOMPARE(committed.load(), kThreads * kEach / 3);
         QCOMPARE(discarded.load(), kThreads * kEach * 2 / 3);
-        auto lease = database->writerPoolLease("test");
+        auto lease = database->leaseWriterConnection();
         auto count =
             lease.connection().prepare("SELECT COUNT(*) FROM relay_meta WHERE key LIKE 't-%'");
         QVERIFY(count.step());

@@ -3,6 +3,7 @@
 
 #include "test_engine_support.h"
 
+#include "relay/search/SearchIndexer.h"
 #include "relay/store/Database.h"
 
 #include <QCoreApplication>
@@ -454,7 +455,7 @@ private slots:
             QCOMPARE(queued(), 0); // the search indexed them first
 
             // A full batch is indexed by the write that fills it.
-            const int batch = int(store::Database::kSearchBatchRows);
+            const int batch = int(search::SearchIndexer::kBatchRows);
             for (int i = 0; i < batch; ++i)
                 QVERIFY(file.submit(alice,
                                     alice.sign(9, file.now, {{"h", kChannelA}},
@@ -465,7 +466,7 @@ private slots:
             QVERIFY(file.submit(alice, alice.sign(9, file.now, {{"h", kChannelA}}, "numbat one"))
                         .accepted());
             QVERIFY(queued() > 0);
-            file.now += (store::Database::kSearchBatchMs + 999) / 1000;
+            file.now += (search::SearchIndexer::kBatchMs + 999) / 1000;
             QVERIFY(file.submit(alice, alice.sign(9, file.now, {{"h", kChannelA}}, "numbat two"))
                         .accepted());
             QCOMPARE(queued(), 0);
@@ -479,7 +480,7 @@ private slots:
         }
         EngineHarness reopened(dir.path().toStdString());
         QCOMPARE(found(reopened, alice, "bilby"), std::size_t(3));
-        QCOMPARE(found(reopened, alice, "wombat"), std::size_t(store::Database::kSearchBatchRows));
+        QCOMPARE(found(reopened, alice, "wombat"), std::size_t(search::SearchIndexer::kBatchRows));
         QCOMPARE(found(reopened, alice, "numbat"), std::size_t(2));
     }
 

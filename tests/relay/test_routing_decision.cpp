@@ -2,7 +2,7 @@
 // arm and reason. Each row is one sentence of the design (seed classification doc, reference
 // §5.3-5.4).
 
-#include "relay/routing/ReadRouter.h"
+#include "relay/routing/RoutePolicy.h"
 
 #include <QTest>
 
@@ -215,7 +215,7 @@ void TestRoutingDecision::decide()
 
     const ReplicaProof proof {state, kNowMs - ageMs, kWall};
     const RouteRequest request {path, strong, makeShape(Shape(shape))};
-    const RouteDecision decision = ReadRouter::decide(request, budgetMs, kNowMs, {&proof, 1});
+    const RouteDecision decision = RoutePolicy::decide(request, budgetMs, kNowMs, {&proof, 1});
     QCOMPARE(decision.replica, replica);
     QCOMPARE(toLabel(decision.arm), toLabel(arm));
     QCOMPARE(toLabel(decision.reason), toLabel(reason));
@@ -231,18 +231,18 @@ void TestRoutingDecision::rotatesAcrossReplicasAndReportsFirstReason()
         {ReplicaProof::State::Proved, kNowMs - 100, kWall}, // fresh
     };
     const RouteRequest head {ReadPath::BridgeQuery, false, makeShape(HeadPinned)};
-    QCOMPARE(ReadRouter::decide(head, 1000, kNowMs, proofs, 0).replica, 2);
-    QCOMPARE(ReadRouter::decide(head, 1000, kNowMs, proofs, 1).replica, 2);
-    QCOMPARE(ReadRouter::decide(head, 1000, kNowMs, proofs, 2).replica, 2);
+    QCOMPARE(RoutePolicy::decide(head, 1000, kNowMs, proofs, 0).replica, 2);
+    QCOMPARE(RoutePolicy::decide(head, 1000, kNowMs, proofs, 1).replica, 2);
+    QCOMPARE(RoutePolicy::decide(head, 1000, kNowMs, proofs, 2).replica, 2);
     // With a budget that makes replica 0 fresh too, the start index picks.
-    QCOMPARE(ReadRouter::decide(head, 10000, kNowMs, proofs, 0).replica, 0);
-    QCOMPARE(ReadRouter::decide(head, 10000, kNowMs, proofs, 1).replica, 2);
+    QCOMPARE(RoutePolicy::decide(head, 10000, kNowMs, proofs, 0).replica, 0);
+    QCOMPARE(RoutePolicy::decide(head, 10000, kNowMs, proofs, 1).replica, 2);
     // Nobody fresh: writer, with the reason of the replica tried first.
-    const RouteDecision none = ReadRouter::decide(head, 50, kNowMs, proofs, 1);
+    const RouteDecision none = RoutePolicy::decide(head, 50, kNowMs, proofs, 1);
     QCOMPARE(none.replica, -1);
     QCOMPARE(toLabel(none.reason), std::string_view("uninitialized"));
     // No replica configured: routing is off whatever the budget.
-    QCOMPARE(toLabel(ReadRouter::decide(head, 1000, kNowMs, {}).reason),
+    QCOMPARE(toLabel(RoutePolicy::decide(head, 1000, kNowMs, {}).reason),
              std::string_view("disabled"));
 }
 
@@ -281,7 +281,7 @@ void TestRoutingDecision::outcome()
     QFETCH(ReplicaOutcome, outcome);
     QFETCH(OutcomeAction, action);
     QFETCH(QString, reason);
-    const OutcomeRule rule = ReadRouter::onOutcome(path, outcome);
+    const OutcomeRule rule = RoutePolicy::onOutcome(path, outcome);
     QCOMPARE(int(rule.action), int(action));
     QCOMPARE(QString::fromUtf8(toLabel(rule.reason)), reason);
 }
@@ -310,7 +310,7 @@ void TestRoutingDecision::threadPageVerification()
     QFETCH(qint64, newest);
     QFETCH(OutcomeAction, action);
     QFETCH(QString, reason);
-    const OutcomeRule rule = ReadRouter::verifyThreadPage(
+    const OutcomeRule rule = RoutePolicy::verifyThreadPage(
         std::size_t(served), limit > 0 ? std::optional<int>(limit) : std::nullopt,
         newest == kNone ? std::nullopt : std::optional<std::int64_t>(newest), kWall);
     QCOMPARE(int(rule.action), int(action));
@@ -319,12 +319,12 @@ void TestRoutingDecision::threadPageVerification()
 
 void TestRoutingDecision::budgetClamp()
 {
-    QCOMPARE(ReadRouter::clampBudget(0), 0);
-    QCOMPARE(ReadRouter::clampBudget(-3), 0);
-    QCOMPARE(ReadRouter::clampBudget(1000), 1000);
-    QCOMPARE(ReadRouter::clampBudget(30000), 30000);
-    QCOMPARE(ReadRouter::clampBudget(30001), 30000);
-    QCOMPARE(ReadRouter::clampBudget(600000), 30000);
+    QCOMPARE(clampReadBudgetMs(0), 0);
+    QCOMPARE(clampReadBudgetMs(-3), 0);
+    QCOMPARE(clampReadBudgetMs(1000), 1000);
+    QCOMPARE(clampReadBudgetMs(30000), 30000);
+    QCOMPARE(clampReadBudgetMs(30001), 30000);
+    QCOMPARE(clampReadBudgetMs(600000), 30000);
 }
 
 void TestRoutingDecision::shapeFromFilter()
@@ -355,7 +355,7 @@ void TestRoutingDecision::shapeFromFilter()
     QVERIFY(shape.threadPage && shape.keysetContinuation);
     QVERIFY(!shape.touchesChannelMetadata); // a reply never is channel metadata
     QVERIFY(!shape.channelRowsOnly); // unless the engine scopes it to the root's channel
-    QCOMPARE(toLabel(ReadRouter::armFor({ReadPath::BridgeQuery, false, shape})),
+    QCOMPARE(toLabel(RoutePolicy::armFor({ReadPath::BridgeQuery, false, shape})),
              std::string_view("covered_post_verified"));
 }
 

@@ -55,7 +55,7 @@ private slots:
     {
         m_store = std::make_unique<StoreHarness>();
         QVERIFY(m_store->database);
-        m_hydrator = std::make_unique<ExactPairHydrator>(*m_store->database);
+        m_hydrator = std::make_unique<ExactPairHydrator>(*m_store->router);
     }
     void cleanup()
     {
@@ -65,7 +65,7 @@ private slots:
 
     void sqliteHasFts5()
     {
-        store::ReadLease lease = m_store->database->writerPoolLease("test");
+        store::ConnectionLease lease = m_store->database->leaseWriterConnection();
         auto options = lease.connection().prepare("PRAGMA compile_options");
         bool fts5 = false;
         while (options.step())
@@ -138,9 +138,8 @@ private slots:
 
     void emptyBatchTakesNoConnection()
     {
-        std::atomic<int> reads {0};
-        m_store->database->setReadRouter(
-            std::make_unique<CountingRouter>(*m_store->database, reads));
+        std::atomic<int> &reads = m_store->router->reads;
+        reads = 0;
         const auto result =
             m_hydrator->hydrateExactPairs(kCommunity, {}, ReadPath::BridgeSearchHydrate);
         QCOMPARE(int(result.status), int(HydrationResult::Status::Ok));
@@ -168,9 +167,8 @@ private slots:
         QFETCH(qint64, createdAt);
         QFETCH(QString, message);
         const auto good = m_store->insert(kJun2026, "good");
-        std::atomic<int> reads {0};
-        m_store->database->setReadRouter(
-            std::make_unique<CountingRouter>(*m_store->database, reads));
+        std::atomic<int> &reads = m_store->router->reads;
+        reads = 0;
         const std::vector<EventPair> pairs = {StoreHarness::pairOf(good),
                                               {id.toStdString(), createdAt}};
         const auto result =
@@ -188,9 +186,8 @@ private slots:
             pairs.push_back(
                 {std::string(60, '0') + QString::number(i).rightJustified(4, '0').toStdString(),
                  kJun2026 + i});
-        std::atomic<int> reads {0};
-        m_store->database->setReadRouter(
-            std::make_unique<CountingRouter>(*m_store->database, reads));
+        std::atomic<int> &reads = m_store->router->reads;
+        reads = 0;
         const auto result =
             m_hydrator->hydrateExactPairs(kCommunity, pairs, ReadPath::BridgeSearchHydrate);
         QCOMPARE(int(result.status), int(HydrationResult::Status::Invalid));
@@ -209,9 +206,8 @@ private slots:
         std::vector<EventPair> pairs;
         for (int i = 0; i < 500; ++i)
             pairs.push_back(StoreHarness::pairOf(m_store->insert(kJan2026 + i * 86'400, "bulk")));
-        std::atomic<int> reads {0};
-        m_store->database->setReadRouter(
-            std::make_unique<CountingRouter>(*m_store->database, reads));
+        std::atomic<int> &reads = m_store->router->reads;
+        reads = 0;
         const auto result =
             m_hydrator->hydrateExactPairs(kCommunity, pairs, ReadPath::BridgeSearchHydrate);
         QCOMPARE(int(result.status), int(HydrationResult::Status::Ok));
@@ -264,7 +260,7 @@ private slots:
             auto tx = m_store->database->beginWrite(kCommunity, 1);
             QVERIFY(tx && tx->connection().exec("ANALYZE") && tx->commit(1));
         }
-        store::ReadLease lease = m_store->database->writerPoolLease("test");
+        store::ConnectionLease lease = m_store->database->leaseWriterConnection();
         QVERIFY(lease);
         for (const auto deleted :
              {ExactPairLookup::Deleted::Omit, ExactPairLookup::Deleted::Include}) {
@@ -297,7 +293,7 @@ private slots:
             auto tx = m_store->database->beginWrite(kCommunity, 1);
             QVERIFY(tx && tx->connection().exec("ANALYZE") && tx->commit(1));
         }
-        store::ReadLease lease = m_store->database->writerPoolLease("test");
+        store::ConnectionLease lease = m_store->database->leaseWriterConnection();
         const auto plan = planOf(lease.connection(), ExactPairLookup::idSql(), "[]");
         QVERIFY(anyContains(plan, "SEARCH e USING INDEX events_by_id (community=? AND id=?)"));
         QVERIFY(!anyContains(plan, "SCAN e"));

@@ -4,6 +4,7 @@
 
 #include "test_search_support.h"
 
+#include "relay/routing/ReplicaRouter.h"
 #include "relay/search/ExactPairHydrator.h"
 #include "relay/search/SearchService.h"
 
@@ -57,14 +58,16 @@ private slots:
         std::string error;
         m_replicas = ReplicaSet::attach(*m_store->database, config, error);
         QVERIFY2(m_replicas, error.c_str());
-        m_hydrator = std::make_unique<ExactPairHydrator>(*m_store->database);
-        m_search = std::make_unique<SearchService>(*m_store->database);
+        m_router = std::make_unique<routing::ReplicaRouter>(*m_store->database, *m_replicas);
+        m_hydrator = std::make_unique<ExactPairHydrator>(*m_router);
+        m_search = std::make_unique<SearchService>(*m_store->database, *m_router);
         m_search->setReplicas(m_replicas.get());
     }
     void cleanup()
     {
         m_search.reset();
         m_hydrator.reset();
+        m_router.reset();
         m_replicas.reset();
         m_store.reset();
     }
@@ -238,6 +241,7 @@ private:
     std::unique_ptr<StoreHarness> m_store;
     std::shared_ptr<RelayClock> m_clock;
     std::unique_ptr<ReplicaSet> m_replicas;
+    std::unique_ptr<routing::ReplicaRouter> m_router;
     std::unique_ptr<ExactPairHydrator> m_hydrator;
     std::unique_ptr<SearchService> m_search;
 };

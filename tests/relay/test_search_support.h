@@ -7,9 +7,10 @@
 #include "net/nostr/Filter.h"
 #include "net/nostr/Keys.h"
 #include "relay/replication/ReplicaSet.h"
+#include "relay/routing/WriterOnlyRouter.h"
 #include "relay/search/EventPair.h"
+#include "relay/search/SearchIndexer.h"
 #include "relay/store/Database.h"
-#include "relay/store/ReadRouter.h"
 #include "relay/store/RowWriter.h"
 
 #include <atomic>
@@ -28,23 +29,22 @@ inline constexpr std::int64_t kNov2026 = 1'793'491'200; // 2026-11-01T00:00:00Z
 inline const std::string kCommunity = "local";
 inline const std::string kChannel = "0b0e4c9e-1f2a-4b3c-8d4e-5f6a7b8c9d01";
 
-// Counts every read the store is asked for, so a test can prove that none was taken.
-class CountingRouter : public store::ReadRouter
+// Counts every read routed to the store, so a test can prove that none was taken.
+class CountingRouter : public routing::ReadRouter
 {
 public:
-    CountingRouter(store::Database &database, std::atomic<int> &reads)
+    explicit CountingRouter(store::Database &database)
         : m_inner(database)
-        , m_reads(reads)
     { }
-    store::ReadLease route(const store::ReadRequest &request) override
+    routing::ReadLease route(const ReadRequest &request) override
     {
-        ++m_reads;
+        ++reads;
         return m_inner.route(request);
     }
+    std::atomic<int> reads {0};
 
 private:
-    store::WriterOnlyReadRouter m_inner;
-    std::atomic<int> &m_reads;
+    routing::WriterOnlyRouter m_inner;
 };
 
 class StoreHarness
@@ -53,7 +53,10 @@ public:
     StoreHarness()
     {
         std::string error;
-        database = store::Database::open(std::nullopt, error);
+        database = store::Database::open(std::nullopt, error,
+                                         {std::make_shared<search::SearchIndexer>()});
+        if (database)
+            router = std::make_unique<CountingRouter>(*database);
     }
 
     nostr::Event sign(std::int64_t createdAt, std::string content, int kind = 9,
@@ -106,6 +109,7 @@ public:
 
     nostr::SecretKey key = nostr::SecretKey::generate();
     std::unique_ptr<store::Database> database;
+    std::unique_ptr<CountingRouter> router; // writer only, counting
 
 private:
     std::int64_t m_nowMs = 1'000;

@@ -1,4 +1,4 @@
-#include "relay/routing/RouteTypes.h"
+#include "relay/model/RouteTypes.h"
 
 namespace buzz::relay {
 

@@ -1,4 +1,4 @@
-#include "relay/routing/RouteMetrics.h"
+#include "relay/model/RouteMetrics.h"
 
 namespace buzz::relay {
 

@@ -1,4 +1,4 @@
-#include "relay/routing/ReadRouter.h"
+#include "relay/routing/RoutePolicy.h"
 
 #include <algorithm>
 
@@ -73,7 +73,7 @@ bool needsContentProof(RouteArm arm)
 
 } // namespace
 
-RouteArm ReadRouter::armFor(const RouteRequest &request)
+RouteArm RoutePolicy::armFor(const RouteRequest &request)
 {
     const ReadShape &shape = request.shape;
     switch (request.path) {
@@ -104,7 +104,7 @@ RouteArm ReadRouter::armFor(const RouteRequest &request)
     return RouteArm::Bounded;
 }
 
-RouteDecision ReadRouter::decide(const RouteRequest &request, std::int64_t budgetMs,
+RouteDecision RoutePolicy::decide(const RouteRequest &request, std::int64_t budgetMs,
                                  std::int64_t nowMs, std::span<const ReplicaProof> replicas,
                                  std::size_t startIndex)
 {
@@ -146,7 +146,7 @@ RouteDecision ReadRouter::decide(const RouteRequest &request, std::int64_t budge
     return decision;
 }
 
-OutcomeRule ReadRouter::onOutcome(ReadPath path, ReplicaOutcome outcome)
+OutcomeRule RoutePolicy::onOutcome(ReadPath path, ReplicaOutcome outcome)
 {
     switch (outcome) {
     case ReplicaOutcome::Ok:
@@ -168,7 +168,7 @@ OutcomeRule ReadRouter::onOutcome(ReadPath path, ReplicaOutcome outcome)
     return {OutcomeAction::RerunOnWriter, RouteReason::ReplicaError};
 }
 
-OutcomeRule ReadRouter::verifyThreadPage(std::size_t servedRows, std::optional<int> limit,
+OutcomeRule RoutePolicy::verifyThreadPage(std::size_t servedRows, std::optional<int> limit,
                                          std::optional<std::int64_t> newestServedCreatedAt,
                                          std::int64_t fenceWallSec)
 {
@@ -178,11 +178,6 @@ OutcomeRule ReadRouter::verifyThreadPage(std::size_t servedRows, std::optional<i
     if (*newestServedCreatedAt > fenceWallSec)
         return {OutcomeAction::RerunOnWriter, RouteReason::BeyondWall};
     return {OutcomeAction::Serve, RouteReason::Covered};
-}
-
-std::int64_t ReadRouter::clampBudget(std::int64_t budgetMs)
-{
-    return std::clamp<std::int64_t>(budgetMs, 0, kMaxReadBudgetMs);
 }
 
 } // namespace buzz::relay

@@ -3,8 +3,8 @@
 // buzz_db_route_decision_total{path,decision,reason}: one count per routed read, by the pool that
 // finally served it (or "rejected" for a retryable refusal) and why. Thread-safe.
 
-#include "relay/RelayEngine.h"
-#include "relay/routing/RouteTypes.h"
+#include "relay/model/ReadPath.h"
+#include "relay/model/RouteTypes.h"
 
 #include <cstdint>
 #include <map>

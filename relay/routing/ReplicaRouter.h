@@ -1,13 +1,12 @@
 #pragma once
 
-// The routing read router: plugs the pure decision (routing/ReadRouter) into the store's read seam.
-// For each read it resolves every replica's heartbeat proof, decides, borrows a reader connection
+// The router with replicas behind it: acts on the pure decision (RoutePolicy). For each read it resolves every replica's heartbeat proof, decides, borrows a reader connection
 // (bounded wait, history cap), re-checks the proof inside the snapshot it will read, and settles
 // the read afterwards (replica error → writer, timeout → surfaced, thread page → verified).
 // Every outcome is counted in buzz_db_route_decision_total.
 
 #include "relay/routing/ReadRouter.h"
-#include "relay/store/ReadRouter.h"
+#include "relay/routing/RoutePolicy.h"
 
 #include <memory>
 #include <vector>
@@ -17,17 +16,19 @@ class Database;
 }
 
 namespace buzz::relay::replication {
-
 class ReplicaSet;
+}
 
-class ReplicaReadRouter : public store::ReadRouter
+namespace buzz::relay::routing {
+
+class ReplicaRouter : public ReadRouter
 {
 public:
-    ReplicaReadRouter(store::Database &database, ReplicaSet &replicas);
-    store::ReadLease route(const store::ReadRequest &request) override;
+    ReplicaRouter(store::Database &database, replication::ReplicaSet &replicas);
+    ReadLease route(const ReadRequest &request) override;
 
     // The request's filters as route requests (one per filter; one synthetic one without filters).
-    static std::vector<RouteRequest> routeRequestsFor(const store::ReadRequest &request);
+    static std::vector<RouteRequest> routeRequestsFor(const ReadRequest &request);
     // All filters must be servable by the same replica; tried in round-robin order from `start`.
     static RouteDecision decideAll(const std::vector<RouteRequest> &requests, std::int64_t budgetMs,
                                    std::int64_t nowMs, const std::vector<ReplicaProof> &proofs,
@@ -35,11 +36,12 @@ public:
 
 private:
     struct Ticket;
-    store::ReadLease writerLease(ReadPath path, RouteReason reason, bool count);
-    static store::ReadSettlement settle(Ticket &ticket, const store::ReadAttempt &attempt);
+    ReadLease writerLease(ReadPath path, RouteReason reason, bool count);
+    ReadLease writerLease(std::string reason);
+    static ReadSettlement settle(Ticket &ticket, const ReadAttempt &attempt);
 
     store::Database &m_database;
-    ReplicaSet &m_replicas;
+    replication::ReplicaSet &m_replicas;
 };
 
-} // namespace buzz::relay::replication
+} // namespace buzz::relay::routing

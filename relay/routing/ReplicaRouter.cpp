@@ -1,15 +1,17 @@
-#include "relay/replication/ReplicaReadRouter.h"
+#include "relay/routing/ReplicaRouter.h"
 
-#include "relay/query/FilterSql.h"
+#include "relay/model/ReadLimits.h"
 #include "relay/replication/ReplicaSet.h"
 #include "relay/store/Database.h"
 #include "relay/store/EventReader.h"
 
-#include <sqlite3.h>
+namespace buzz::relay::routing {
 
-namespace buzz::relay::replication {
+using replication::FaultKind;
+using replication::Replica;
+using replication::ReplicaSet;
 
-struct ReplicaReadRouter::Ticket
+struct ReplicaRouter::Ticket
 {
     ReplicaSet *set = nullptr;
     ReadPath path = ReadPath::BridgeQuery;
@@ -37,12 +39,12 @@ struct ReplicaReadRouter::Ticket
     }
 };
 
-ReplicaReadRouter::ReplicaReadRouter(store::Database &database, ReplicaSet &replicas)
+ReplicaRouter::ReplicaRouter(store::Database &database, ReplicaSet &replicas)
     : m_database(database)
     , m_replicas(replicas)
 { }
 
-std::vector<RouteRequest> ReplicaReadRouter::routeRequestsFor(const store::ReadRequest &request)
+std::vector<RouteRequest> ReplicaRouter::routeRequestsFor(const ReadRequest &request)
 {
     std::vector<RouteRequest> out;
     if (!request.filters || request.filters->empty()) {
@@ -61,7 +63,7 @@ std::vector<RouteRequest> ReplicaReadRouter::routeRequestsFor(const store::ReadR
     return out;
 }
 
-RouteDecision ReplicaReadRouter::decideAll(const std::vector<RouteRequest> &requests,
+RouteDecision ReplicaRouter::decideAll(const std::vector<RouteRequest> &requests,
                                            std::int64_t budgetMs, std::int64_t nowMs,
                                            const std::vector<ReplicaProof> &proofs,
                                            std::size_t start)
@@ -70,7 +72,7 @@ RouteDecision ReplicaReadRouter::decideAll(const std::vector<RouteRequest> &requ
     bool haveFailure = false;
     const std::size_t count = proofs.size();
     if (count == 0 || requests.empty())
-        return relay::ReadRouter::decide(requests.empty() ? RouteRequest {} : requests.front(),
+        return RoutePolicy::decide(requests.empty() ? RouteRequest {} : requests.front(),
                                          budgetMs, nowMs, {});
     for (std::size_t step = 0; step < count; ++step) {
         const std::size_t index = (start + step) % count;
@@ -78,7 +80,7 @@ RouteDecision ReplicaReadRouter::decideAll(const std::vector<RouteRequest> &requ
         RouteDecision combined;
         bool servable = true;
         for (std::size_t i = 0; i < requests.size(); ++i) {
-            RouteDecision decision = relay::ReadRouter::decide(requests[i], budgetMs, nowMs, one);
+            RouteDecision decision = RoutePolicy::decide(requests[i], budgetMs, nowMs, one);
             if (!decision.onReplica()) {
                 if (!haveFailure) {
                     firstFailure = decision;
@@ -106,21 +108,26 @@ RouteDecision ReplicaReadRouter::decideAll(const std::vector<RouteRequest> &requ
     return firstFailure;
 }
 
-store::ReadLease ReplicaReadRouter::writerLease(ReadPath path, RouteReason reason, bool count)
+ReadLease ReplicaRouter::writerLease(std::string reason)
+{
+    return ReadLease(m_database.leaseWriterConnection(), "writer", std::move(reason));
+}
+
+ReadLease ReplicaRouter::writerLease(ReadPath path, RouteReason reason, bool count)
 {
     if (count)
         m_replicas.metrics().record(path, RouteDecisionLabel::Writer, reason);
-    return m_database.writerPoolLease(std::string(toLabel(reason)));
+    return writerLease(std::string(toLabel(reason)));
 }
 
-store::ReadLease ReplicaReadRouter::route(const store::ReadRequest &request)
+ReadLease ReplicaRouter::route(const ReadRequest &request)
 {
     // A settle already counted this read and chose the writer.
     if (request.forceWriterReason)
-        return m_database.writerPoolLease(*request.forceWriterReason);
+        return writerLease(*request.forceWriterReason);
     // Permission and write-gating reads are not routed reads at all.
     if (request.mustUseWriter && !request.filters)
-        return m_database.writerPoolLease("writer_only");
+        return writerLease("writer_only");
 
     const std::vector<RouteRequest> requests = routeRequestsFor(request);
     const std::vector<ReplicaProof> proofs = m_replicas.proofs();
@@ -134,12 +141,12 @@ store::ReadLease ReplicaReadRouter::route(const store::ReadRequest &request)
     Replica &replica = m_replicas.replica(decision.replica);
     if (replica.faults().take(FaultKind::Error))
         return writerLease(request.path,
-                           relay::ReadRouter::onOutcome(request.path, ReplicaOutcome::Error).reason,
+                           RoutePolicy::onOutcome(request.path, ReplicaOutcome::Error).reason,
                            true);
     if (replica.faults().take(FaultKind::Timeout)) {
         m_replicas.metrics().record(request.path, RouteDecisionLabel::Replica,
                                     RouteReason::StatementCancelled);
-        return store::ReadLease::refused(store::ReadLease::Refusal::TimedOut, "replica",
+        return ReadLease::refused(ReadLease::Refusal::TimedOut, "replica",
                                          "statement_cancelled");
     }
 
@@ -149,12 +156,12 @@ store::ReadLease ReplicaReadRouter::route(const store::ReadRequest &request)
     ticket->decision = decision;
     ticket->requests = requests;
     const auto wait = m_replicas.config().acquireTimeout;
-    const auto busy = [&]() -> store::ReadLease {
+    const auto busy = [&]() -> ReadLease {
         const OutcomeRule rule =
-            relay::ReadRouter::onOutcome(request.path, ReplicaOutcome::AcquireTimeout);
+            RoutePolicy::onOutcome(request.path, ReplicaOutcome::AcquireTimeout);
         if (rule.action == OutcomeAction::RejectRetryable) {
             m_replicas.metrics().record(request.path, RouteDecisionLabel::Rejected, rule.reason);
-            return store::ReadLease::refused(store::ReadLease::Refusal::Retryable, "replica",
+            return ReadLease::refused(ReadLease::Refusal::Retryable, "replica",
                                              std::string(toLabel(rule.reason)));
         }
         return writerLease(request.path, rule.reason, true);
@@ -184,12 +191,11 @@ store::ReadLease ReplicaReadRouter::route(const store::ReadRequest &request)
 
     ticket->threadLimits.assign(requests.size(), -1);
     for (std::size_t i = 0; i < requests.size(); ++i) {
-        if (relay::ReadRouter::armFor(requests[i]) != RouteArm::CoveredPostVerified
+        if (RoutePolicy::armFor(requests[i]) != RouteArm::CoveredPostVerified
             || !request.filters)
             continue;
         const nostr::Filter &filter = (*request.filters)[i];
-        ticket->threadLimits[i] =
-            query::FilterSql::effectiveLimit(filter, query::FilterSql::Mode::Thread);
+        ticket->threadLimits[i] = ReadLimits::threadPageLimit(filter);
         // The root must be on this replica's snapshot, or the page cannot be anchored there.
         const auto roots = filter.tags.find('e');
         if (roots != filter.tags.end() && roots->second.size() == 1 && !request.community.empty()
@@ -201,21 +207,20 @@ store::ReadLease ReplicaReadRouter::route(const store::ReadRequest &request)
         }
     }
 
-    store::ReadLease lease(
-        &ticket->reader->connection(), [ticket] { ticket->release(); }, "replica",
-        std::string(toLabel(ticket->decision.reason)));
-    lease.setSettle(
-        [ticket](const store::ReadAttempt &attempt) { return settle(*ticket, attempt); });
+    ReadLease lease(store::ConnectionLease(&ticket->reader->connection(),
+                                           [ticket] { ticket->release(); }),
+                    "replica", std::string(toLabel(ticket->decision.reason)));
+    lease.setSettle([ticket](const ReadAttempt &attempt) { return settle(*ticket, attempt); });
     return lease;
 }
 
-store::ReadSettlement ReplicaReadRouter::settle(Ticket &ticket, const store::ReadAttempt &attempt)
+ReadSettlement ReplicaRouter::settle(Ticket &ticket, const ReadAttempt &attempt)
 {
-    using Action = store::ReadSettlement::Action;
+    using Action = ReadSettlement::Action;
     if (!attempt.ok) {
-        const bool timedOut = attempt.sqliteCode == SQLITE_INTERRUPT
+        const bool timedOut = store::SqliteConnection::isInterrupted(attempt.sqliteCode)
             || (ticket.reader && ticket.reader->deadlineExceeded());
-        const OutcomeRule rule = relay::ReadRouter::onOutcome(
+        const OutcomeRule rule = RoutePolicy::onOutcome(
             ticket.path, timedOut ? ReplicaOutcome::StatementTimeout : ReplicaOutcome::Error);
         if (rule.action == OutcomeAction::SurfaceTimeout) {
             ticket.count(RouteDecisionLabel::Replica, rule.reason);
@@ -228,7 +233,7 @@ store::ReadSettlement ReplicaReadRouter::settle(Ticket &ticket, const store::Rea
         if (ticket.threadLimits[i] < 0)
             continue;
         const auto &page = attempt.pages[i];
-        const OutcomeRule rule = relay::ReadRouter::verifyThreadPage(
+        const OutcomeRule rule = RoutePolicy::verifyThreadPage(
             page.rows, ticket.threadLimits[i], page.newestCreatedAt, ticket.decision.fenceWallSec);
         if (rule.action == OutcomeAction::RerunOnWriter) {
             ticket.count(RouteDecisionLabel::Writer, rule.reason);
@@ -239,4 +244,4 @@ store::ReadSettlement ReplicaReadRouter::settle(Ticket &ticket, const store::Rea
     return {};
 }
 
-} // namespace buzz::relay::replication
+} // namespace buzz::relay::routing

@@ -6,12 +6,12 @@
 // transaction for a minute, or a clock jump, ever trips it — and that is exactly the row a replica
 // fence wall could otherwise have promised was already replicated.
 
-#include "relay/routing/RouteTypes.h"
+#include "relay/model/RouteTypes.h"
 
 #include <cstdint>
 #include <string_view>
 
-namespace buzz::relay::replication {
+namespace buzz::relay {
 
 class CommitFloor
 {
@@ -33,4 +33,4 @@ public:
     }
 };
 
-} // namespace buzz::relay::replication
+} // namespace buzz::relay

@@ -3,7 +3,7 @@
 // Vocabulary of a read-routing decision. The string forms are metric labels and the value of the
 // X-Buzz-Read-Route header, so they are part of the relay's observable contract.
 
-#include "relay/RelayEngine.h"
+#include "relay/model/ReadPath.h"
 
 #include <cstdint>
 #include <string_view>
@@ -52,7 +52,14 @@ inline constexpr std::int64_t kFenceStalenessMs = 30'000;
 inline constexpr std::int64_t kCreatedAtFloorSec = 960;
 // Extra slack subtracted from the fence wall for clock granularity between sample and commit.
 inline constexpr std::int64_t kFenceMarginSec = 5;
-// Values of BUZZ_REPLICA_READ_MAX_AGE_MS above this are clamped.
+// Replica read budgets (BUZZ_REPLICA_READ_MAX_AGE_MS) above this are clamped.
 inline constexpr std::int64_t kMaxReadBudgetMs = 30'000;
+
+// A budget from its raw setting: 0 = off (every read on the writer), clamped to kMaxReadBudgetMs.
+// Negative settings are refused by whoever parses them, before they get here.
+inline std::int64_t clampReadBudgetMs(std::int64_t budgetMs)
+{
+    return budgetMs < 0 ? 0 : (budgetMs > kMaxReadBudgetMs ? kMaxReadBudgetMs : budgetMs);
+}
 
 } // namespace buzz::relay

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "net/nostr/Filter.h"
+#include "relay/model/ReadPath.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace buzz::relay {
+
+// What a read tells the router so it can pick a pool: who reads, whether the read gates a write,
+// and the filters (the router derives each one's shape and the proof a replica must show).
+struct ReadRequest
+{
+    ReadPath path = ReadPath::BridgeQuery;
+    bool strong = false; // "consistency":"strong"
+    bool mustUseWriter = false; // permission reads, CAS, channel metadata (39000)
+    std::optional<std::string> channel; // the one channel the read is pinned to, if any
+    std::optional<std::int64_t> until; // page upper bound, if any
+    const std::vector<nostr::Filter> *filters = nullptr; // null: a lookup without filters
+    std::string community; // scopes the thread-root check of post-verified thread pages
+    // Set on the re-run of a read whose settlement asked for the writer: that read was counted
+    // once already and must be served by the writer, whatever the replicas could prove now.
+    std::optional<std::string> forceWriterReason;
+};
+
+// What a finished read reports back to the router: replica failures and thread pages can only be
+// settled once the rows are known.
+struct ReadAttempt
+{
+    struct Page
+    {
+        std::size_t rows = 0; // rows the filter's SQL returned
+        std::optional<std::int64_t> newestCreatedAt; // greatest created_at among them
+    };
+    bool ok = true;
+    int sqliteCode = 0; // the failing step's result code when !ok
+    std::vector<Page> pages; // one per filter, in filter order
+};
+
+// The router's verdict on a finished read: keep it, run the same read again on the writer (with
+// ReadRequest::forceWriterReason = reason), or surface a statement timeout.
+struct ReadSettlement
+{
+    enum class Action { Accept, RerunOnWriter, TimedOut };
+    Action action = Action::Accept;
+    std::string reason;
+};
+
+} // namespace buzz::relay

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "relay/routing/ReadRouter.h"
+
+namespace buzz::relay::store {
+class Database;
+}
+
+namespace buzz::relay::routing {
+
+// Routing off (no replica, or a budget of 0): every read on the writer database, reason
+// "disabled".
+class WriterOnlyRouter : public ReadRouter
+{
+public:
+    explicit WriterOnlyRouter(store::Database &database)
+        : m_database(database)
+    { }
+    ReadLease route(const ReadRequest &request) override;
+
+private:
+    store::Database &m_database;
+};
+
+} // namespace buzz::relay::routing
