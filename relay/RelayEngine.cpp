@@ -84,14 +84,8 @@ public:
         config.dataDir = options.dataDir;
         config.clock = relayClock;
         config.runDriver = options.replicationDriver;
-        if (auto envError = replication::ReplicationConfig::applyEnvironment(config)) {
-            startupError = *envError;
-            qCCritical(lcEngine) << envError->c_str();
-        }
-        if (options.readBudgetMs)
-            config.budgetMs = *options.readBudgetMs;
-        if (options.readPoolSize)
-            config.readPoolSize = *options.readPoolSize;
+        config.budgetMs = options.readBudgetMs;
+        config.readPoolSize = options.readPoolSize;
         std::string error;
         replicas = replication::ReplicaSet::attach(*database, config, error);
         if (!replicas) {

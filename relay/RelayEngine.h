@@ -41,8 +41,8 @@ public:
         // are routed; with 0 every read is served by the writer.
         int replicas = 0; // --replicas N
         std::int64_t replicaLagMs = 0; // --replica-lag-ms MS
-        std::optional<std::int64_t> readBudgetMs; // nullopt: BUZZ_REPLICA_READ_MAX_AGE_MS (0 = off)
-        std::optional<int> readPoolSize; // nullopt: BUZZ_DB_READ_POOL_SIZE (default 4)
+        std::int64_t readBudgetMs = 0; // replica read budget: 0 = off, clamped to 30 000
+        int readPoolSize = 4; // reader connections per replica
         std::shared_ptr<replication::RelayClock> relayClock; // ms + admin offset; default system
         bool replicationDriver = true; // false: a test beats and replays by hand (manual clock)
     };

@@ -1,8 +1,7 @@
 #include "app/desktop/EmbeddedRelay.h"
 
 #include "net/nostr/Keys.h"
-#include "relay/RelayEngine.h"
-#include "relay/server/RelayServer.h"
+#include "relay/RelayHost.h"
 
 #include <QDir>
 #include <QFile>
@@ -50,60 +49,57 @@ EmbeddedRelay::~EmbeddedRelay()
     stop();
 }
 
-bool EmbeddedRelay::start(const QString &dataDir, int replicas, std::optional<qint64> readBudgetMs)
+bool EmbeddedRelay::start(const QString &dataDir, int replicas, qint64 readBudgetMs)
 {
-    relay::RelayEngine::Options engineOptions;
+    relay::RelayHost::Config setup;
     if (!dataDir.isEmpty()) {
-        if (!QDir().mkpath(dataDir)) {
+        if (!QDir().mkpath(dataDir)) { // before the key file is written there
             m_error = QStringLiteral("cannot create %1").arg(dataDir);
             return false;
         }
-        engineOptions.dataDir = QDir(dataDir).absolutePath().toStdString();
+        setup.engine.dataDir = dataDir.toStdString();
     }
-    engineOptions.relaySecretKeyHex = relayKeyHex(dataDir);
-    engineOptions.replicas = replicas;
-    if (readBudgetMs)
-        engineOptions.readBudgetMs = *readBudgetMs;
-    else if (replicas == 0)
-        engineOptions.readBudgetMs = 0; // the app's own relay: every read on the writer
-    m_engine = std::make_unique<relay::RelayEngine>(std::move(engineOptions));
-    if (const std::string problem = m_engine->startupError(); !problem.empty()) {
-        m_error = QString::fromStdString(problem);
-        m_engine.reset();
+    setup.engine.relaySecretKeyHex = relayKeyHex(dataDir);
+    setup.engine.replicas = replicas;
+    setup.engine.readBudgetMs = readBudgetMs;
+    m_host = std::make_unique<relay::RelayHost>(std::move(setup));
+    if (!m_host->isOpen() || !m_host->start()) {
+        m_error = m_host->errorString();
+        m_host.reset();
         return false;
     }
-    m_server = std::make_unique<relay::RelayServer>(*m_engine, relay::RelayServer::Options {});
-    if (!m_server->start(QHostAddress::LocalHost, 0)) {
-        m_error = m_server->errorString();
-        m_server.reset();
-        m_engine.reset();
-        return false;
-    }
-    qCInfo(lcEmbeddedRelay) << "embedded relay listening on" << m_server->url();
+    qCInfo(lcEmbeddedRelay) << "embedded relay listening on" << m_host->url();
     return true;
 }
 
 void EmbeddedRelay::stop()
 {
-    if (m_server)
-        m_server->stop();
-    m_server.reset();
-    m_engine.reset();
+    m_host.reset();
 }
 
 QString EmbeddedRelay::url() const
 {
-    return m_server ? m_server->url() : QString();
+    return m_host ? m_host->url() : QString();
 }
 
 QString EmbeddedRelay::httpUrl() const
 {
-    return m_server ? m_server->httpUrl() : QString();
+    return m_host ? m_host->httpUrl() : QString();
 }
 
 quint16 EmbeddedRelay::port() const
 {
-    return m_server ? m_server->port() : 0;
+    return m_host ? m_host->port() : 0;
+}
+
+relay::RelayEngine *EmbeddedRelay::engine() const
+{
+    return m_host ? &m_host->engine() : nullptr;
+}
+
+relay::RelayServer *EmbeddedRelay::server() const
+{
+    return m_host ? &m_host->server() : nullptr;
 }
 
 } // namespace buzz::desktop

@@ -1,11 +1,10 @@
-// buzz-mock-relay: parse options, wire RelayEngine + RelayServer, print the listening line, exec.
+// buzz-mock-relay: parse options and environment, set the relay up (RelayHost), print the
+// listening line, exec.
 
 #include "BuzzVersion.h"
+#include "app/mock-relay/RelayConfig.h"
 #include "net/nostr/Keys.h"
-#include "relay/RelayEngine.h"
-#include "relay/replication/RelayClock.h"
-#include "relay/server/RelayConfig.h"
-#include "relay/server/RelayServer.h"
+#include "relay/RelayHost.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -13,7 +12,6 @@
 
 #include <csignal>
 #include <cstdio>
-#include <set>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -89,51 +87,34 @@ int main(int argc, char *argv[])
         relaySecretHex = nostr::SecretKey::generate().toHex();
     }
 
-    relay::RelayEngine::Options engineOptions;
-    if (config.dataDir) {
-        if (!QDir().mkpath(*config.dataDir))
-            return fail("cannot create data directory " + config.dataDir->toStdString());
-        engineOptions.dataDir = QDir(*config.dataDir).absolutePath().toStdString();
-    }
-    engineOptions.relaySecretKeyHex = relaySecretHex;
-    engineOptions.replicas = config.replicas; // routing issue: read replicas
-    engineOptions.replicaLagMs = config.replicaLagMs; // (budget from BUZZ_REPLICA_READ_MAX_AGE_MS)
-    relay::RelayEngine engine(std::move(engineOptions));
-    if (const std::string error = engine.startupError(); !error.empty())
-        return fail("cannot open the store: " + error);
-
-    relay::RelayServer::Options serverOptions;
-    serverOptions.relayUrl = config.relayUrl.value_or(std::string());
-    serverOptions.communities = config.communities;
-    serverOptions.acceptDevPubkeyHeader = config.devPubkeyHeader;
-    serverOptions.requireRelayMembership = config.requireRelayMembership;
-    serverOptions.relayMembers = config.relayMembers;
-    serverOptions.maxConnections = config.maxConnections;
-    serverOptions.adminToken = config.adminToken.value_or(std::string());
-    // POST /admin/clock shifts the relay's notion of now for auth windows too.
-    serverOptions.clock = [&engine] {
-        return engine.relayClock().nowSec();
-    };
-    relay::RelayServer server(engine, std::move(serverOptions));
-    if (!server.start(config.listen))
-        return fail(server.errorString().toStdString());
-
-    if (config.seed) {
-        std::set<std::string> seeded;
-        for (const auto &[host, community] : server.communities().mappings()) {
-            if (seeded.insert(community).second)
-                engine.seedDemo(community);
-        }
-    }
+    relay::RelayHost::Config setup;
+    if (config.dataDir)
+        setup.engine.dataDir = config.dataDir->toStdString();
+    setup.engine.relaySecretKeyHex = relaySecretHex;
+    setup.engine.replicas = config.replicas;
+    setup.engine.replicaLagMs = config.replicaLagMs;
+    setup.engine.readBudgetMs = config.readBudgetMs;
+    setup.engine.readPoolSize = config.readPoolSize;
+    setup.server.relayUrl = config.relayUrl.value_or(std::string());
+    setup.server.communities = config.communities;
+    setup.server.acceptDevPubkeyHeader = config.devPubkeyHeader;
+    setup.server.requireRelayMembership = config.requireRelayMembership;
+    setup.server.relayMembers = config.relayMembers;
+    setup.server.maxConnections = config.maxConnections;
+    setup.server.adminToken = config.adminToken.value_or(std::string());
+    setup.seedDemo = config.seed.has_value();
+    relay::RelayHost relay(std::move(setup));
+    if (!relay.isOpen() || !relay.start(config.listen))
+        return fail(relay.errorString().toStdString());
 
     if (!installShutdownSignals(app))
         return fail("cannot install signal handlers");
 
     const QString host = config.listen.left(config.listen.lastIndexOf(QLatin1Char(':')));
-    std::printf("listening http://%s:%u\n", host.toUtf8().constData(), unsigned(server.port()));
+    std::printf("listening http://%s:%u\n", host.toUtf8().constData(), unsigned(relay.port()));
     std::fflush(stdout);
 
     const int status = QCoreApplication::exec();
-    server.stop();
+    relay.stop();
     return status;
 }

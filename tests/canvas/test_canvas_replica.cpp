@@ -39,47 +39,33 @@ struct ReplicatedRelay
     RecordingProxy proxy;
     std::shared_ptr<relay::replication::RelayClock> clock =
         relay::replication::RelayClock::manual(QDateTime::currentMSecsSinceEpoch());
-    std::unique_ptr<relay::RelayEngine> engine;
-    std::unique_ptr<relay::RelayServer> server;
+    std::unique_ptr<relay::RelayHost> host;
 
     bool start()
     {
         if (!proxy.listen())
             return false;
-        relay::RelayEngine::Options engineOptions;
-        engineOptions.relaySecretKeyHex = nostr::SecretKey::generate().toHex();
-        engineOptions.replicas = 1;
-        engineOptions.replicaLagMs = 0;
-        engineOptions.readBudgetMs = kReadBudgetMs;
-        engineOptions.readPoolSize = 2;
-        engineOptions.relayClock = clock;
-        engineOptions.replicationDriver = false;
-        engine = std::make_unique<relay::RelayEngine>(std::move(engineOptions));
-        if (!engine->replicaSet())
-            return false;
-
-        relay::RelayServer::Options serverOptions;
-        serverOptions.relayUrl =
-            QStringLiteral("ws://127.0.0.1:%1").arg(proxy.port()).toStdString();
+        relay::RelayHost::Config setup;
+        setup.engine.replicas = 1;
+        setup.engine.replicaLagMs = 0;
+        setup.engine.readBudgetMs = kReadBudgetMs;
+        setup.engine.readPoolSize = 2;
+        setup.engine.relayClock = clock;
+        setup.engine.replicationDriver = false;
+        setup.server.relayUrl = QStringLiteral("ws://127.0.0.1:%1").arg(proxy.port()).toStdString();
         // NIP-98 / NIP-42 are signed by the client with the wall clock.
-        serverOptions.clock = [] {
+        setup.server.clock = [] {
             return QDateTime::currentSecsSinceEpoch();
         };
-        server = std::make_unique<relay::RelayServer>(*engine, std::move(serverOptions));
-        if (!server->start(QHostAddress(QHostAddress::LocalHost), 0))
+        host = std::make_unique<relay::RelayHost>(std::move(setup));
+        if (!host->isOpen() || !host->engine().replicaSet() || !host->start())
             return false;
-        proxy.setUpstreamPort(server->port());
+        proxy.setUpstreamPort(host->port());
         return true;
     }
-    ~ReplicatedRelay()
-    {
-        if (server)
-            server->stop();
-        server.reset();
-        engine.reset();
-    }
 
-    relay::replication::ReplicaSet &replicas() { return *engine->replicaSet(); }
+    relay::RelayEngine &engine() { return host->engine(); }
+    relay::replication::ReplicaSet &replicas() { return *engine().replicaSet(); }
     void pause() { replicas().replica(0).setPaused(true); }
     void resume() { replicas().replica(0).setPaused(false); }
     // One heartbeat, then replay everything (lag 0) to unpaused replicas.
@@ -93,7 +79,7 @@ struct ReplicatedRelay
         const std::string channel = relay::test::newChannelId();
         const auto event = owner.sign(
             9007, clock->nowSec(), {{"h", channel}, {"name", "replica"}, {"visibility", "open"}});
-        const auto result = engine->ingest(
+        const auto result = engine().ingest(
             event, relay::RequestContext {"local", owner.pubkey(), relay::Transport::Http});
         return result.accepted() ? channel : std::string();
     }

@@ -1,5 +1,5 @@
 // buzz-soak: Jepsen-style consistency soak (issue 9). K clients — each the real CanvasService over
-// real HTTP — edit the same canvases through an in-process relay (RelayEngine + RelayServer) whose
+// real HTTP — edit the same canvases through an in-process relay (RelayHost) whose
 // replicas are paused, resumed and lagged at random while the routing budget changes; clients
 // sign with clocks skewed by up to ±900 s, send backdated writes and soft-delete revisions. Every
 // few seconds one client pages a channel's history through routed reads. At the end the checker
@@ -14,8 +14,7 @@
 #include "SoakReport.h"
 
 #include "net/nostr/Keys.h"
-#include "relay/RelayEngine.h"
-#include "relay/server/RelayServer.h"
+#include "relay/RelayHost.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -71,22 +70,18 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    relay::RelayEngine::Options engineOptions;
-    engineOptions.relaySecretKeyHex = nostr::SecretKey::generate().toHex();
-    engineOptions.replicas = config.replicas;
-    engineOptions.replicaLagMs = 0;
-    engineOptions.readBudgetMs = 5000; // display reads do go to (lagging) replicas
-    relay::RelayEngine engine(std::move(engineOptions));
-    if (!engine.startupError().empty()) {
-        std::fprintf(stderr, "buzz-soak: relay store failed: %s\n", engine.startupError().c_str());
-        return 2;
-    }
-    relay::RelayServer server(engine, relay::RelayServer::Options {});
-    if (!server.start(QHostAddress::LocalHost, 0)) {
+    relay::RelayHost::Config setup;
+    setup.engine.replicas = config.replicas;
+    setup.engine.replicaLagMs = 0;
+    setup.engine.readBudgetMs = 5000; // display reads do go to (lagging) replicas
+    relay::RelayHost host(std::move(setup));
+    if (!host.isOpen() || !host.start()) {
         std::fprintf(stderr, "buzz-soak: relay did not start: %s\n",
-                     qPrintable(server.errorString()));
+                     qPrintable(host.errorString()));
         return 2;
     }
+    relay::RelayEngine &engine = host.engine();
+    relay::RelayServer &server = host.server();
 
     // The channels: open, so every soak identity may write (created by an owner over the engine).
     // More are added during the run so far-behind clocks get first saves (see SoakClient.h).

@@ -31,39 +31,32 @@ RelayTestFixture::RelayTestFixture(Options options)
 {
     auto relayKey = nostr::SecretKey::generate();
     m_relayPublicKey = relayKey.publicKeyHex();
-    RelayEngine::Options engineOptions;
-    engineOptions.dataDir = m_options.dataDir;
-    engineOptions.relaySecretKeyHex = relayKey.toHex();
-    engineOptions.clock = [this] {
+    RelayHost::Config setup;
+    setup.engine.dataDir = m_options.dataDir;
+    setup.engine.relaySecretKeyHex = relayKey.toHex();
+    setup.engine.clock = [this] {
         return now();
     };
-    m_engine = std::make_unique<RelayEngine>(std::move(engineOptions));
-
-    RelayServer::Options serverOptions;
-    serverOptions.relayUrl = m_options.relayUrl;
-    serverOptions.communities = m_options.communities;
-    serverOptions.acceptDevPubkeyHeader = m_options.devPubkeyHeader;
-    serverOptions.requireRelayMembership = m_options.requireRelayMembership;
-    serverOptions.relayMembers = m_options.relayMembers;
-    serverOptions.pingIntervalMs = m_options.pingIntervalMs;
-    serverOptions.maxConnections = m_options.maxConnections;
-    serverOptions.clock = [this] {
+    setup.server.relayUrl = m_options.relayUrl;
+    setup.server.communities = m_options.communities;
+    setup.server.acceptDevPubkeyHeader = m_options.devPubkeyHeader;
+    setup.server.requireRelayMembership = m_options.requireRelayMembership;
+    setup.server.relayMembers = m_options.relayMembers;
+    setup.server.pingIntervalMs = m_options.pingIntervalMs;
+    setup.server.maxConnections = m_options.maxConnections;
+    setup.server.clock = [this] {
         return now();
     };
-    m_server = std::make_unique<RelayServer>(*m_engine, std::move(serverOptions));
+    m_host = std::make_unique<RelayHost>(std::move(setup));
     if (m_options.autoStart)
         start();
 }
 
-RelayTestFixture::~RelayTestFixture()
-{
-    m_server.reset(); // waits for engine calls in flight before the engine goes
-    m_engine.reset();
-}
+RelayTestFixture::~RelayTestFixture() = default;
 
 bool RelayTestFixture::start()
 {
-    return m_server->start(QHostAddress(QHostAddress::LocalHost), 0);
+    return m_host->start(QHostAddress(QHostAddress::LocalHost), 0);
 }
 
 QUrl RelayTestFixture::httpUrl(const QString &path) const
@@ -84,7 +77,7 @@ std::string RelayTestFixture::createChannel(const TestIdentity &owner, const std
     const auto event =
         owner.sign(9007, now(), {{"h", channel}, {"name", name}, {"visibility", visibility}});
     const auto result =
-        m_engine->ingest(event, RequestContext {community, owner.pubkey(), Transport::Http});
+        engine().ingest(event, RequestContext {community, owner.pubkey(), Transport::Http});
     return result.accepted() ? channel : std::string();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// Reusable relay fixture for network-level tests: a RelayEngine + RelayServer in-process on
+// Reusable relay fixture for network-level tests: a RelayHost (engine + server) in-process on
 // 127.0.0.1:0 with a controllable clock. Pair it with HttpTestClient (NIP-98 signed requests) and
 // WsTestClient (NIP-42, frame collection). Link target: buzz_relay_testkit.
 //
@@ -13,8 +13,7 @@
 
 #include "net/nostr/Event.h"
 #include "net/nostr/Keys.h"
-#include "relay/RelayEngine.h"
-#include "relay/server/RelayServer.h"
+#include "relay/RelayHost.h"
 
 #include <QString>
 #include <QUrl>
@@ -66,13 +65,13 @@ public:
     ~RelayTestFixture();
 
     bool start();
-    bool isListening() const { return m_server && m_server->isListening(); }
+    bool isListening() const { return m_host->isListening(); }
 
-    RelayEngine &engine() { return *m_engine; }
-    RelayServer &server() { return *m_server; }
-    quint16 port() const { return m_server->port(); }
-    std::string relayUrl() const { return m_server->url().toStdString(); } // ws://127.0.0.1:<port>
-    QUrl wsUrl() const { return QUrl(m_server->url()); }
+    RelayEngine &engine() { return m_host->engine(); }
+    RelayServer &server() { return m_host->server(); }
+    quint16 port() const { return m_host->port(); }
+    std::string relayUrl() const { return m_host->url().toStdString(); } // ws://127.0.0.1:<port>
+    QUrl wsUrl() const { return QUrl(m_host->url()); }
     QUrl httpUrl(const QString &path = QStringLiteral("/")) const;
     const std::string &relayPublicKey() const { return m_relayPublicKey; }
 
@@ -90,8 +89,7 @@ private:
     Options m_options;
     std::atomic<std::int64_t> m_now {kStart};
     std::string m_relayPublicKey;
-    std::unique_ptr<RelayEngine> m_engine;
-    std::unique_ptr<RelayServer> m_server;
+    std::unique_ptr<RelayHost> m_host;
 };
 
 } // namespace buzz::relay::test

@@ -7,4 +7,4 @@ if(TARGET buzz-mock-relay)
     add_dependencies(test_server_membership buzz-mock-relay) # one slot runs the real executable
 endif()
 buzz_add_qtest(NAME test_server_config SOURCES "${_membership_tests_dir}/test_server_config.cpp"
-    LIBS buzz_relay TIMEOUT 60 LABELS relay)
+    LIBS buzz_mock_relay_config TIMEOUT 60 LABELS relay)

@@ -5,6 +5,7 @@
 #include <QProcessEnvironment>
 #include <QStringList>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,9 +13,9 @@
 
 namespace buzz::relay {
 
-// Options of buzz-mock-relay (and of the relay embedded in the desktop app). Each option can also
-// come from an environment variable named like the real relay's where one exists; the command
-// line wins over the environment.
+// Options of buzz-mock-relay. Each option can also come from an environment variable named like
+// the real relay's where one exists; the command line wins over the environment. This is the only
+// place the relay's settings are read from the environment: the relay library takes values.
 struct RelayConfig
 {
     QString listen = QStringLiteral("127.0.0.1:3000"); // --listen / BUZZ_BIND_ADDR
@@ -29,8 +30,11 @@ struct RelayConfig
     std::optional<std::string> seed; // --seed demo
     std::optional<std::string> relayKey; // --relay-key / BUZZ_RELAY_PRIVATE_KEY (hex or nsec)
     std::optional<std::string> adminToken; // --admin-token / BUZZ_ADMIN_TOKEN
-    int replicas = 0; // --replicas (next issue)
-    int replicaLagMs = 0; // --replica-lag-ms (next issue)
+    int replicas = 0; // --replicas
+    int replicaLagMs = 0; // --replica-lag-ms
+    // BUZZ_REPLICA_READ_MAX_AGE_MS: replica read budget, 0 = off; clamped to 30 000
+    std::int64_t readBudgetMs = 0;
+    int readPoolSize = 4; // BUZZ_DB_READ_POOL_SIZE: reader connections per replica, 1..256
     int maxConnections = 10000; // --max-connections / BUZZ_MAX_CONNECTIONS
 
     enum class Action { Run, ShowHelp, ShowVersion };

@@ -1,11 +1,14 @@
-#include "relay/server/RelayConfig.h"
+#include "app/mock-relay/RelayConfig.h"
 
 #include "net/nostr/Hex.h"
 #include "net/nostr/Nip19.h"
+#include "relay/model/RouteTypes.h"
 
 #include <QCommandLineParser>
 
 #include <array>
+#include <charconv>
+#include <string_view>
 
 namespace buzz::relay {
 
@@ -157,6 +160,41 @@ Expected<std::vector<std::string>> relayMembersFrom(const QCommandLineParser &pa
     return members;
 }
 
+std::optional<std::int64_t> parseInteger(std::string_view text)
+{
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
+// The replica tier's settings, named like the real relay's variables (no command-line form).
+std::optional<std::string> applyReplicaEnvironment(RelayConfig &config,
+                                                   const QProcessEnvironment &environment)
+{
+    if (!environment.value(QStringLiteral("BUZZ_REPLICA_HEAD_MAX_AGE_SECS")).isEmpty())
+        return "BUZZ_REPLICA_HEAD_MAX_AGE_SECS is no longer supported; set "
+               "BUZZ_REPLICA_READ_MAX_AGE_MS (milliseconds) instead";
+    if (const QString budget = environment.value(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"));
+        !budget.isEmpty()) {
+        const auto value = parseInteger(budget.toStdString());
+        if (!value || *value < 0)
+            return "BUZZ_REPLICA_READ_MAX_AGE_MS must be a non-negative integer (got "
+                + budget.toStdString() + ")";
+        config.readBudgetMs = clampReadBudgetMs(*value);
+    }
+    if (const QString pool = environment.value(QStringLiteral("BUZZ_DB_READ_POOL_SIZE"));
+        !pool.isEmpty()) {
+        const auto value = parseInteger(pool.toStdString());
+        if (!value || *value < 1 || *value > 256)
+            return "BUZZ_DB_READ_POOL_SIZE must be an integer in 1..256 (got " + pool.toStdString()
+                + ")";
+        config.readPoolSize = static_cast<int>(*value);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 QString RelayConfig::helpText()
@@ -248,6 +286,8 @@ Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &argu
             return Unexpected(connections.error());
         config.maxConnections = *connections;
     }
+    if (auto problem = applyReplicaEnvironment(config, environment))
+        return Unexpected(*problem);
     return parsed;
 }
 
