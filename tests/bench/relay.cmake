@@ -1,10 +1,6 @@
 # relay_bench: WS ingest throughput vs single-core verify, /query latency at 10k and 200k events.
-if(TARGET buzz_relay_testkit)
-    add_executable(relay_bench "${CMAKE_CURRENT_LIST_DIR}/relay_bench.cpp"
-        "${CMAKE_CURRENT_LIST_DIR}/WsLoadClient.cpp")
-    target_link_libraries(relay_bench PRIVATE buzz_relay_testkit buzz_compile_options)
-    target_compile_definitions(relay_bench PRIVATE BUZZ_BINARY_DIR="${CMAKE_BINARY_DIR}")
-    if(TARGET buzz-mock-relay)
-        add_dependencies(relay_bench buzz-mock-relay)
-    endif()
-endif()
+add_executable(relay_bench "${CMAKE_CURRENT_LIST_DIR}/relay_bench.cpp"
+    "${CMAKE_CURRENT_LIST_DIR}/WsLoadClient.cpp")
+target_link_libraries(relay_bench PRIVATE buzz_relay_testkit buzz_compile_options)
+target_compile_definitions(relay_bench PRIVATE BUZZ_BINARY_DIR="${CMAKE_BINARY_DIR}")
+add_dependencies(relay_bench buzz-mock-relay)

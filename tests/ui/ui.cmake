@@ -3,13 +3,11 @@ add_library(buzz_ui_test_harness STATIC "${CMAKE_CURRENT_LIST_DIR}/UiTestHarness
 target_link_libraries(buzz_ui_test_harness PUBLIC buzz_desktop Qt6::Test PRIVATE buzz_compile_options)
 
 foreach(_suite first_run conflict_merge history_restore draft_recovery paused_replica)
-    if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/test_${_suite}.cpp")
-        buzz_add_qtest(NAME test_ui_${_suite} SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_${_suite}.cpp"
-            LIBS buzz_ui_test_harness TIMEOUT 120 LABELS ui)
-        set_target_properties(test_ui_${_suite} PROPERTIES AUTOMOC ON)
-        # Some suites start the real app binary (--version, crash recovery).
-        add_dependencies(test_ui_${_suite} buzz-canvas)
-    endif()
+    buzz_add_qtest(NAME test_ui_${_suite} SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_${_suite}.cpp"
+        LIBS buzz_ui_test_harness TIMEOUT 120 LABELS ui)
+    set_target_properties(test_ui_${_suite} PROPERTIES AUTOMOC ON)
+    # Some suites start the real app binary (--version, crash recovery).
+    add_dependencies(test_ui_${_suite} buzz-canvas)
 endforeach()
 
 # README screenshots (not a test): ui_screenshots <dir>

@@ -264,4 +264,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestEngineCanvasCas)
-#include "test_engine_canvas_cas.moc"
+#include "test_ingest_canvas_cas.moc"

@@ -170,4 +170,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestEngineHttpCas)
-#include "test_engine_http_cas.moc"
+#include "test_ingest_http_cas.moc"

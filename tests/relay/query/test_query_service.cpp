@@ -220,4 +220,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestEngineQuery)
-#include "test_engine_query.moc"
+#include "test_query_service.moc"

@@ -254,4 +254,4 @@ void TestServerConfig::badReplicaReadSettingsAreOneLineErrors()
 
 QTEST_GUILESS_MAIN(TestServerConfig)
 
-#include "test_server_config.moc"
+#include "test_mock_relay_config.moc"

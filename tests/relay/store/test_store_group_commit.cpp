@@ -372,4 +372,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestEngineGroupCommit)
-#include "test_engine_group_commit.moc"
+#include "test_store_group_commit.moc"

@@ -510,4 +510,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestEngineIngest)
-#include "test_engine_ingest.moc"
+#include "test_ingest_pipeline.moc"
