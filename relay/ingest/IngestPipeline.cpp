@@ -103,7 +103,7 @@ void IngestPipeline::writeEvent(store::Database::WriteTransaction &tx, const nos
     outcome = ingestLocked(tx, event, json, context, now);
     if (outcome.result.status != Status::Stored)
         return; // rejections and duplicates write nothing (the savepoint rolls back)
-    // Replica fence (routing issue): a channel row older than commit time - 960 s is refused.
+    // Replica fence: a channel row older than commit time - 960 s is refused (CommitFloor).
     for (const auto &stored : outcome.committed) {
         if (stored.channel && CommitFloor::refuses(stored.event.createdAt, nowMs)) {
             outcome = reject(std::string(CommitFloor::kMessage));

@@ -55,7 +55,7 @@ QueryResult failure(QueryResult::Status status, std::string message)
     return result;
 }
 
-// A read the router refused before it ran (routing issue): surfaced, never re-run here.
+// A read the router refused before it ran: surfaced, never re-run here.
 std::optional<QueryResult> refusalResult(const routing::ReadLease &lease)
 {
     QueryResult result;
@@ -131,7 +131,7 @@ QueryResult QueryService::runRouted(const std::vector<nostr::Filter> &filters,
     ReadRequest request = readRequestFor(filters, path);
     request.filters = &filters;
     request.community = context.community;
-    // A replica read may be settled afterwards into one re-run on the writer (routing issue).
+    // A replica read may be settled afterwards into one re-run on the writer.
     for (;;) {
         auto lease = m_router.route(request);
         if (auto refused = refusalResult(lease))

@@ -240,7 +240,7 @@ void RelayServer::installRoutes()
                           serveBridge(endpoint, request, std::move(responder));
                       });
     }
-    AdminApi::install(*m_http, m_engine, m_options.adminToken, m_context, this); // routing issue
+    AdminApi::install(*m_http, m_engine, m_options.adminToken, m_context, this);
     m_http->setMissingHandler([this](const QHttpServerRequest &, QHttpServerResponder &&responder) {
         m_metrics.increment(ServerMetrics::httpSeries("other", 404));
         writeReply(responder, HttpReply::error(404, "not found"));

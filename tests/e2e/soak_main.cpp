@@ -1,4 +1,4 @@
-// buzz-soak: Jepsen-style consistency soak (issue 9). K clients — each the real CanvasService over
+// buzz-soak: Jepsen-style consistency soak. K clients — each the real CanvasService over
 // real HTTP — edit the same canvases through an in-process relay (RelayHost) whose
 // replicas are paused, resumed and lagged at random while the routing budget changes; clients
 // sign with clocks skewed by up to ±900 s, send backdated writes and soft-delete revisions. Every

@@ -121,7 +121,7 @@ void TestRoutingDecision::decide_data()
         QTest::newRow(name) << path << strong << int(shape) << budget << state << age << replica
                             << arm << reason;
     };
-    // Kill switch: budget 0 is today's behaviour, every caller on the writer.
+    // Kill switch: budget 0 turns routing off, every caller on the writer.
     row("off: head", P::BridgeQuery, false, HeadPinned, 0, ok, 0, -1, A::Bounded, R::Disabled);
     row("off: old cursor", P::BridgeQuery, false, OldCursor, 0, ok, 0, -1, A::Covered, R::Disabled);
     row("off: thread", P::BridgeThreadAux, false, ThreadOld, 0, ok, 0, -1, A::CoveredPostVerified,

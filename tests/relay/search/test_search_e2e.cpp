@@ -1,4 +1,4 @@
-// NIP-50 search end to end (issue 5): POST /query and WS REQ with `search`, scoping, profile-name
+// NIP-50 search end to end: POST /query and WS REQ with `search`, scoping, profile-name
 // search, one-shot WS semantics, and channel-create replay detection on the exact pair.
 
 #include "RelayTestFixture.h"

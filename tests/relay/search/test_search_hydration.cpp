@@ -1,4 +1,4 @@
-// Exact-pair hydration (issue 5): bounded batches validated before a connection is taken, exact
+// Exact-pair hydration: bounded batches validated before a connection is taken, exact
 // (id, created_at) matching, scoping, and a plan that only ever searches events_by_time.
 
 #include "test_search_support.h"

@@ -1,4 +1,4 @@
-// Search on replicas (issue 5): every replica keeps its own full-text index by replaying the
+// Search on replicas: every replica keeps its own full-text index by replaying the
 // commit log, the search pool prefers a replica, and hydration is routed on the Bounded arm with
 // the routing layer's fallback and timeout rules (driven through its fault hooks).
 
