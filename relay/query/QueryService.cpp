@@ -103,8 +103,7 @@ std::string QueryService::httpGateFailure(const std::vector<nostr::Filter> &filt
     return {};
 }
 
-ReadRequest QueryService::readRequestFor(const std::vector<nostr::Filter> &filters,
-                                                ReadPath path)
+ReadRequest QueryService::readRequestFor(const std::vector<nostr::Filter> &filters, ReadPath path)
 {
     ReadRequest request;
     request.path = path;
@@ -203,31 +202,31 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
 QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
                                 const RequestContext &context, ReadPath path)
 {
-    return runRouted(
-        filters, context, path,
-        [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
-            store::EventReader reader(lease.connection());
-            for (const auto &filter : filters) {
-                // Totals are summed across filters, not de-duplicated (§4.4).
-                const auto plan = FilterSql::build(filter, context.community, context.pubkey,
-                                                   accessibleChannels(reader, filter, context),
-                                                   FilterSql::Mode::Count);
-                if (plan.matchesNothing)
-                    continue;
-                auto statement = lease.connection().prepare(plan.sql);
-                if (!statement.valid())
-                    return false;
-                plan.bindTo(statement);
-                if (statement.step())
-                    result.count += statement.int64(0);
-                if (!statement.ok()) {
-                    attempt.ok = false;
-                    attempt.sqliteCode = statement.resultCode();
-                    break;
-                }
-            }
-            return true;
-        });
+    return runRouted(filters, context, path,
+                     [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
+                         store::EventReader reader(lease.connection());
+                         for (const auto &filter : filters) {
+                             // Totals are summed across filters, not de-duplicated (§4.4).
+                             const auto plan =
+                                 FilterSql::build(filter, context.community, context.pubkey,
+                                                  accessibleChannels(reader, filter, context),
+                                                  FilterSql::Mode::Count);
+                             if (plan.matchesNothing)
+                                 continue;
+                             auto statement = lease.connection().prepare(plan.sql);
+                             if (!statement.valid())
+                                 return false;
+                             plan.bindTo(statement);
+                             if (statement.step())
+                                 result.count += statement.int64(0);
+                             if (!statement.ok()) {
+                                 attempt.ok = false;
+                                 attempt.sqliteCode = statement.resultCode();
+                                 break;
+                             }
+                         }
+                         return true;
+                     });
 }
 
 AdmissionResult QueryService::admit(const std::vector<nostr::Filter> &filters,

@@ -39,8 +39,7 @@ private:
     // 403 message when an HTTP request fails a gate (p-gated or engram kinds), else empty.
     static std::string httpGateFailure(const std::vector<nostr::Filter> &filters,
                                        const std::string &viewer);
-    static ReadRequest readRequestFor(const std::vector<nostr::Filter> &filters,
-                                             ReadPath path);
+    static ReadRequest readRequestFor(const std::vector<nostr::Filter> &filters, ReadPath path);
 
     routing::ReadRouter &m_router;
 };

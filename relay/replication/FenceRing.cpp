@@ -1,7 +1,7 @@
 #include "relay/replication/FenceRing.h"
 
-#include "relay/replication/RelayClock.h"
 #include "relay/model/RouteTypes.h"
+#include "relay/replication/RelayClock.h"
 
 #include <algorithm>
 

@@ -133,7 +133,8 @@ bool Replica::apply(std::span<const CommitRecord> records)
             return false;
         }
     }
-    if (!store::Schema::beforeReplayCommit(*m_applier, m_config.extensions) || !m_applier->exec("COMMIT")) {
+    if (!store::Schema::beforeReplayCommit(*m_applier, m_config.extensions)
+        || !m_applier->exec("COMMIT")) {
         m_applier->exec("ROLLBACK");
         return false;
     }

@@ -5,11 +5,11 @@
 // Either a background driver beats and replays in real time, or a test calls heartbeat() and
 // pump() itself under a manual clock.
 
+#include "relay/model/RouteMetrics.h"
 #include "relay/replication/FenceRing.h"
 #include "relay/replication/HeartbeatWriter.h"
 #include "relay/replication/Replica.h"
 #include "relay/replication/ReplicationConfig.h"
-#include "relay/model/RouteMetrics.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -64,16 +64,15 @@ std::vector<RouteRequest> ReplicaRouter::routeRequestsFor(const ReadRequest &req
 }
 
 RouteDecision ReplicaRouter::decideAll(const std::vector<RouteRequest> &requests,
-                                           std::int64_t budgetMs, std::int64_t nowMs,
-                                           const std::vector<ReplicaProof> &proofs,
-                                           std::size_t start)
+                                       std::int64_t budgetMs, std::int64_t nowMs,
+                                       const std::vector<ReplicaProof> &proofs, std::size_t start)
 {
     RouteDecision firstFailure;
     bool haveFailure = false;
     const std::size_t count = proofs.size();
     if (count == 0 || requests.empty())
-        return RoutePolicy::decide(requests.empty() ? RouteRequest {} : requests.front(),
-                                         budgetMs, nowMs, {});
+        return RoutePolicy::decide(requests.empty() ? RouteRequest {} : requests.front(), budgetMs,
+                                   nowMs, {});
     for (std::size_t step = 0; step < count; ++step) {
         const std::size_t index = (start + step) % count;
         const std::span<const ReplicaProof> one(&proofs[index], 1);
@@ -140,14 +139,12 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
 
     Replica &replica = m_replicas.replica(decision.replica);
     if (replica.faults().take(FaultKind::Error))
-        return writerLease(request.path,
-                           RoutePolicy::onOutcome(request.path, ReplicaOutcome::Error).reason,
-                           true);
+        return writerLease(
+            request.path, RoutePolicy::onOutcome(request.path, ReplicaOutcome::Error).reason, true);
     if (replica.faults().take(FaultKind::Timeout)) {
         m_replicas.metrics().record(request.path, RouteDecisionLabel::Replica,
                                     RouteReason::StatementCancelled);
-        return ReadLease::refused(ReadLease::Refusal::TimedOut, "replica",
-                                         "statement_cancelled");
+        return ReadLease::refused(ReadLease::Refusal::TimedOut, "replica", "statement_cancelled");
     }
 
     auto ticket = std::make_shared<Ticket>();
@@ -162,7 +159,7 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
         if (rule.action == OutcomeAction::RejectRetryable) {
             m_replicas.metrics().record(request.path, RouteDecisionLabel::Rejected, rule.reason);
             return ReadLease::refused(ReadLease::Refusal::Retryable, "replica",
-                                             std::string(toLabel(rule.reason)));
+                                      std::string(toLabel(rule.reason)));
         }
         return writerLease(request.path, rule.reason, true);
     };
@@ -191,8 +188,7 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
 
     ticket->threadLimits.assign(requests.size(), -1);
     for (std::size_t i = 0; i < requests.size(); ++i) {
-        if (RoutePolicy::armFor(requests[i]) != RouteArm::CoveredPostVerified
-            || !request.filters)
+        if (RoutePolicy::armFor(requests[i]) != RouteArm::CoveredPostVerified || !request.filters)
             continue;
         const nostr::Filter &filter = (*request.filters)[i];
         ticket->threadLimits[i] = ReadLimits::threadPageLimit(filter);
@@ -207,9 +203,9 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
         }
     }
 
-    ReadLease lease(store::ConnectionLease(&ticket->reader->connection(),
-                                           [ticket] { ticket->release(); }),
-                    "replica", std::string(toLabel(ticket->decision.reason)));
+    ReadLease lease(
+        store::ConnectionLease(&ticket->reader->connection(), [ticket] { ticket->release(); }),
+        "replica", std::string(toLabel(ticket->decision.reason)));
     lease.setSettle([ticket](const ReadAttempt &attempt) { return settle(*ticket, attempt); });
     return lease;
 }

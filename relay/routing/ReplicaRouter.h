@@ -1,9 +1,10 @@
 #pragma once
 
-// The router with replicas behind it: acts on the pure decision (RoutePolicy). For each read it resolves every replica's heartbeat proof, decides, borrows a reader connection
-// (bounded wait, history cap), re-checks the proof inside the snapshot it will read, and settles
-// the read afterwards (replica error → writer, timeout → surfaced, thread page → verified).
-// Every outcome is counted in buzz_db_route_decision_total.
+// The router with replicas behind it: acts on the pure decision (RoutePolicy). For each read it
+// resolves every replica's heartbeat proof, decides, borrows a reader connection (bounded wait,
+// history cap), re-checks the proof inside the snapshot it will read, and settles the read
+// afterwards (replica error → writer, timeout → surfaced, thread page → verified). Every outcome is
+// counted in buzz_db_route_decision_total.
 
 #include "relay/routing/ReadRouter.h"
 #include "relay/routing/RoutePolicy.h"

@@ -105,8 +105,8 @@ RouteArm RoutePolicy::armFor(const RouteRequest &request)
 }
 
 RouteDecision RoutePolicy::decide(const RouteRequest &request, std::int64_t budgetMs,
-                                 std::int64_t nowMs, std::span<const ReplicaProof> replicas,
-                                 std::size_t startIndex)
+                                  std::int64_t nowMs, std::span<const ReplicaProof> replicas,
+                                  std::size_t startIndex)
 {
     RouteDecision decision;
     decision.arm = armFor(request);
@@ -169,8 +169,8 @@ OutcomeRule RoutePolicy::onOutcome(ReadPath path, ReplicaOutcome outcome)
 }
 
 OutcomeRule RoutePolicy::verifyThreadPage(std::size_t servedRows, std::optional<int> limit,
-                                         std::optional<std::int64_t> newestServedCreatedAt,
-                                         std::int64_t fenceWallSec)
+                                          std::optional<std::int64_t> newestServedCreatedAt,
+                                          std::int64_t fenceWallSec)
 {
     if (!limit || *limit <= 0 || servedRows < static_cast<std::size_t>(*limit)
         || !newestServedCreatedAt)

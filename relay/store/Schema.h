@@ -14,8 +14,7 @@ public:
     static bool apply(SqliteConnection &connection, const StoreExtensions &extensions = {});
     // Work a replica's replay transaction does just before its COMMIT (each extension's); the
     // writer runs its own before-commit work itself (Database).
-    static bool beforeReplayCommit(SqliteConnection &connection,
-                                   const StoreExtensions &extensions);
+    static bool beforeReplayCommit(SqliteConnection &connection, const StoreExtensions &extensions);
     static constexpr int kVersion = 1;
 };
 

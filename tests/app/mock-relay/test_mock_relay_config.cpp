@@ -1,9 +1,9 @@
 // buzz-mock-relay option parsing for the relay-membership gate: flag and environment, member lists
 // from the command line (hex either case, npub) and from BUZZ_RELAY_MEMBERS, one-line errors.
 
+#include "app/mock-relay/RelayConfig.h"
 #include "net/nostr/Keys.h"
 #include "net/nostr/Nip19.h"
-#include "app/mock-relay/RelayConfig.h"
 
 #include <QtTest>
 
@@ -206,18 +206,20 @@ void TestServerConfig::replicaReadSettingsFromEnvironment()
     const auto defaults = parse({});
     QCOMPARE(defaults->config.readBudgetMs, qint64(0)); // routing off: every read on the writer
     QCOMPARE(defaults->config.readPoolSize, 4);
-    QCOMPARE(parse({}, environmentWith(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"),
-                                       QStringLiteral("1500")))
+    QCOMPARE(parse({},
+                   environmentWith(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"),
+                                   QStringLiteral("1500")))
                  ->config.readBudgetMs,
              qint64(1500));
-    QCOMPARE(parse({}, environmentWith(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"),
-                                       QStringLiteral("600000")))
+    QCOMPARE(parse({},
+                   environmentWith(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"),
+                                   QStringLiteral("600000")))
                  ->config.readBudgetMs,
              qint64(30000)); // clamped
-    QCOMPARE(parse({}, environmentWith(QStringLiteral("BUZZ_DB_READ_POOL_SIZE"),
-                                       QStringLiteral("2")))
-                 ->config.readPoolSize,
-             2);
+    QCOMPARE(
+        parse({}, environmentWith(QStringLiteral("BUZZ_DB_READ_POOL_SIZE"), QStringLiteral("2")))
+            ->config.readPoolSize,
+        2);
 }
 
 void TestServerConfig::badReplicaReadSettingsAreOneLineErrors_data()
@@ -226,18 +228,23 @@ void TestServerConfig::badReplicaReadSettingsAreOneLineErrors_data()
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("message");
     QTest::newRow("negative budget")
-        << "BUZZ_REPLICA_READ_MAX_AGE_MS" << "-1"
+        << "BUZZ_REPLICA_READ_MAX_AGE_MS"
+        << "-1"
         << "BUZZ_REPLICA_READ_MAX_AGE_MS must be a non-negative integer (got -1)";
     QTest::newRow("budget not a number")
-        << "BUZZ_REPLICA_READ_MAX_AGE_MS" << "1s"
+        << "BUZZ_REPLICA_READ_MAX_AGE_MS"
+        << "1s"
         << "BUZZ_REPLICA_READ_MAX_AGE_MS must be a non-negative integer (got 1s)";
-    QTest::newRow("pool of 0") << "BUZZ_DB_READ_POOL_SIZE" << "0"
+    QTest::newRow("pool of 0") << "BUZZ_DB_READ_POOL_SIZE"
+                               << "0"
                                << "BUZZ_DB_READ_POOL_SIZE must be an integer in 1..256 (got 0)";
     QTest::newRow("pool too large")
-        << "BUZZ_DB_READ_POOL_SIZE" << "257"
+        << "BUZZ_DB_READ_POOL_SIZE"
+        << "257"
         << "BUZZ_DB_READ_POOL_SIZE must be an integer in 1..256 (got 257)";
     QTest::newRow("retired variable")
-        << "BUZZ_REPLICA_HEAD_MAX_AGE_SECS" << "5"
+        << "BUZZ_REPLICA_HEAD_MAX_AGE_SECS"
+        << "5"
         << "BUZZ_REPLICA_HEAD_MAX_AGE_SECS is no longer supported; set "
            "BUZZ_REPLICA_READ_MAX_AGE_MS (milliseconds) instead";
 }

@@ -53,8 +53,8 @@ public:
     StoreHarness()
     {
         std::string error;
-        database = store::Database::open(std::nullopt, error,
-                                         {std::make_shared<search::SearchIndexer>()});
+        database =
+            store::Database::open(std::nullopt, error, {std::make_shared<search::SearchIndexer>()});
         if (database)
             router = std::make_unique<CountingRouter>(*database);
     }
