@@ -4,6 +4,7 @@
 #include "relay/query/EventMatcher.h"
 #include "relay/query/FilterSql.h"
 #include "relay/store/EventReader.h"
+#include "relay/store/SqliteConnection.h"
 
 #include <QLoggingCategory>
 

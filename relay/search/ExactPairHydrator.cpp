@@ -1,6 +1,7 @@
 #include "relay/search/ExactPairHydrator.h"
 
 #include "relay/search/ExactPairLookup.h"
+#include "relay/store/SqliteConnection.h"
 
 #include <QLoggingCategory>
 

@@ -4,6 +4,7 @@
 #include "relay/search/ExactPairLookup.h"
 #include "relay/search/SearchIndex.h"
 #include "relay/search/SearchText.h"
+#include "relay/store/SqliteConnection.h"
 
 #include <QLoggingCategory>
 
