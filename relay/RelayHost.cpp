@@ -1,6 +1,7 @@
 #include "relay/RelayHost.h"
 
 #include "net/nostr/Keys.h"
+#include "relay/replication/RelayClock.h"
 
 #include <QDir>
 

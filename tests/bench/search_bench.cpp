@@ -3,7 +3,9 @@
 // firing as in production) into a temporary directory; nothing is signed, so ids and signatures
 // are random hex. Prints BENCH lines (tests/bench/README.md).
 
+#include "relay/routing/WriterOnlyRouter.h"
 #include "relay/search/ExactPairHydrator.h"
+#include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
 #include "relay/store/Database.h"
 #include "relay/store/RowWriter.h"
@@ -177,7 +179,8 @@ void run(int count, const char *label)
 {
     QTemporaryDir dir;
     std::string error;
-    auto database = store::Database::open(dir.path().toStdString(), error);
+    auto database = store::Database::open(dir.path().toStdString(), error,
+                                          {std::make_shared<search::SearchIndexer>()});
     if (!database) {
         std::fprintf(stderr, "cannot open database: %s\n", error.c_str());
         return;
@@ -192,7 +195,8 @@ void run(int count, const char *label)
     bench((std::string("search_insert_rate_") + label).c_str(), count / insertSec, "events/s", "-",
           "-", "-");
 
-    search::SearchService service(*database);
+    routing::WriterOnlyRouter router(*database);
+    search::SearchService service(*database, router);
     const RequestContext context {kCommunity, std::string(64, 'a'), Transport::Http};
     std::mt19937_64 random(7);
     // Two words from the common-to-middle band, so queries have real hit lists to rank.
