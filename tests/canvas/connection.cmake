@@ -1,7 +1,5 @@
 # CanvasService over a misbehaving connection (gateway errors, relay CLOSE of the live
 # subscription). buzz_canvas_testsupport is defined in service.cmake.
-if(EXISTS "${CMAKE_SOURCE_DIR}/tests/relay/RelayTestFixture.h")
-    buzz_add_qtest(NAME test_canvas_connection
-        SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_canvas_connection.cpp
-        LIBS buzz_canvas_testsupport TIMEOUT 120)
-endif()
+buzz_add_qtest(NAME test_canvas_connection
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_canvas_connection.cpp
+    LIBS buzz_canvas_testsupport TIMEOUT 120)
