@@ -46,7 +46,7 @@ public:
         // NIP-43 gate on WS AUTH and the HTTP bridge; the relay's own key is always a member.
         bool requireRelayMembership = false;
         std::vector<std::string> relayMembers; // 64-hex pubkeys
-        std::string adminToken; // reserved for the fault-injection API
+        std::string adminToken; // bearer token of /admin/* (fault injection); empty = no admin API
         std::function<std::int64_t()> clock; // unix seconds; default: system clock
         int workerThreads = 0; // 0 = max(16, 4 × ideal thread count): ingests wait in group commit
         // Reference §5.6: ping every 30 s, 3 unanswered ⇒ disconnect; BUZZ_MAX_CONNECTIONS
