@@ -18,43 +18,11 @@ namespace buzz::client {
 
 namespace {
 
-constexpr qint64 kResubscribeOverlapSecs = 5;
-constexpr qsizetype kRecentIdsBound = 1024;
-
 using std::chrono::milliseconds;
 
 QByteArray frame(const nlohmann::json &message)
 {
     return QByteArray::fromStdString(message.dump());
-}
-
-bool anyStrong(const std::vector<nostr::Filter> &filters)
-{
-    return std::any_of(filters.begin(), filters.end(),
-                       [](const nostr::Filter &filter) { return filter.isStrong(); });
-}
-
-// A CLOSED reason the relay would give again to the same REQ on the same connection: resending
-// cannot help until something changes (a new connection, another identity). Everything else —
-// "error: query timed out", "error: retryable: …", an unknown prefix — is retried after a backoff.
-bool isPermanentRefusal(const QString &reason)
-{
-    for (const char *prefix : {"restricted:", "invalid:", "blocked:", "unsupported:"}) {
-        if (reason.startsWith(QLatin1String(prefix)))
-            return true;
-    }
-    return false;
-}
-
-// The request log's status for a CLOSED subscription, named like RelayError kinds.
-QString closedStatus(const QString &reason)
-{
-    if (reason.startsWith(QLatin1String("restricted:"))
-        || reason.startsWith(QLatin1String("auth-required:")))
-        return QStringLiteral("auth");
-    if (isPermanentRefusal(reason))
-        return QStringLiteral("bad_request");
-    return QStringLiteral("retryable");
 }
 
 } // namespace
@@ -355,21 +323,12 @@ void RelaySocket::becomeConnected()
 
 void RelaySocket::sendReq(const QString &id, Subscription &subscription)
 {
-    nlohmann::json message = nlohmann::json::array({"REQ", id.toStdString()});
-    for (nostr::Filter filter : subscription.filters) {
-        // Sent again: ask only for what we may have missed, with overlap.
-        if (subscription.lastSeenCreatedAt > 0) {
-            const qint64 since = subscription.lastSeenCreatedAt - kResubscribeOverlapSecs;
-            if (!filter.since || *filter.since < since)
-                filter.since = since;
-        }
-        message.push_back(filter.toJsonValue());
-    }
+    const QByteArray message = subscription.reqFrame(id);
     subscription.sent = true;
     subscription.sentOnConnection = m_connectionSerial;
     subscription.sentAt = QDateTime::currentDateTimeUtc();
     subscription.sentAtMs = nowMs();
-    sendJson(frame(message));
+    sendJson(message);
     setSubscriptionState(id, subscription, SubscriptionState::Pending);
 }
 
@@ -461,10 +420,10 @@ void RelaySocket::handleClosed(const QString &id, const QString &reason)
     auto it = m_subscriptions.find(id);
     if (it == m_subscriptions.end())
         return;
-    logReq(*it, closedStatus(reason), reason);
+    logReq(*it, Subscription::closedStatus(reason), reason);
     it->closedReason = reason;
     it->gap = true;
-    if (isPermanentRefusal(reason)) {
+    if (Subscription::isPermanentRefusal(reason)) {
         qCInfo(lcSocket) << "relay refused subscription" << id << ":" << reason;
         setSubscriptionState(id, *it, SubscriptionState::Refused);
         return;
@@ -486,7 +445,7 @@ void RelaySocket::logReq(const Subscription &subscription, const QString &status
     entry.startedAt = subscription.sentAt;
     entry.caller = subscription.caller;
     entry.method = QStringLiteral("WS REQ");
-    entry.strong = anyStrong(subscription.filters);
+    entry.strong = subscription.isStrong();
     entry.status = status;
     entry.errorDetail = error;
     entry.latencyMs = static_cast<double>(nowMs() - subscription.sentAtMs);
@@ -517,16 +476,8 @@ void RelaySocket::onTextMessage(const QString &text)
             return;
         }
         auto it = m_subscriptions.find(id);
-        if (it == m_subscriptions.end())
-            return;
-        const QString eventId = QString::fromStdString(event->id);
-        if (it->recentIds.contains(eventId))
-            return;
-        if (it->recentIds.size() >= kRecentIdsBound)
-            it->recentIds.clear(); // bounded; the overlap window is only seconds wide
-        it->recentIds.insert(eventId);
-        it->lastSeenCreatedAt = std::max<qint64>(it->lastSeenCreatedAt, event->createdAt);
-        emit eventReceived(id, *event);
+        if (it != m_subscriptions.end() && it->acceptEvent(*event))
+            emit eventReceived(id, *event);
     } else if (type == "EOSE") {
         handleEndOfStoredEvents(str(1));
     } else if (type == "CLOSED") {

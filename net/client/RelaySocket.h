@@ -1,13 +1,12 @@
 #pragma once
 
+#include "net/client/RelaySubscription.h"
 #include "net/nostr/Event.h"
 #include "net/nostr/Filter.h"
 
-#include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
-#include <QSet>
 #include <QString>
 #include <QTimer>
 #include <QUrl>
@@ -60,13 +59,8 @@ public:
     };
     Q_ENUM(State)
 
-    enum class SubscriptionState {
-        Pending, // REQ sent (or waiting for a connection), stored events not all delivered yet
-        Live, // EOSE received: stored events delivered, new ones follow
-        Resubscribing, // CLOSEd by the relay for a transient reason; REQ again in resubscribeIn()
-        Refused, // CLOSEd for a permanent reason ("restricted: …"); sent again on a new connection
-    };
-    Q_ENUM(SubscriptionState)
+    // Pending, Live, Resubscribing (REQ again in resubscribeIn()), Refused (see RelaySubscription)
+    using SubscriptionState = RelaySubscription::State;
 
     struct Timing
     {
@@ -121,24 +115,7 @@ signals:
     void subscriptionResynced(const QString &subscriptionId);
 
 private:
-    struct Subscription
-    {
-        std::vector<nostr::Filter> filters;
-        QString caller;
-        qint64 lastSeenCreatedAt = 0; // 0 = nothing seen yet
-        SubscriptionState state = SubscriptionState::Pending;
-        bool sent = false; // a REQ went out on some connection
-        quint64 sentOnConnection = 0; // m_connectionSerial of the last REQ
-        bool gap = false; // not live since a REQ went out: events may have been missed
-        QString closedReason;
-        std::chrono::milliseconds nextBackoff {0};
-        qint64 resubscribeAtMs = 0; // m_clock time of the next REQ while Resubscribing
-        QDateTime sentAt;
-        qint64 sentAtMs = 0;
-        // Ids delivered recently: history and live fan-out may overlap, and a resubscribe re-reads
-        // the last 5 s on purpose. Each event is reported once.
-        QSet<QString> recentIds;
-    };
+    using Subscription = RelaySubscription;
 
     qint64 nowMs() const { return m_clock.elapsed(); }
     void setState(State state);

@@ -18,7 +18,7 @@ struct RequestLogEntry
     QDateTime startedAt; // UTC
     QString caller; // e.g. "canvas_head_display", "canvas_precondition", "canvas_ancestry",
                     // "canvas_existence", "canvas_publish", "history_page", "search"
-    QString method; // "POST /query", "POST /events", "POST /count", "WS REQ", "WS COUNT", …
+    QString method; // "POST /query", "POST /events", "POST /count", "WS REQ" (a subscription)
     bool strong = false; // a filter carried "consistency":"strong" (else: routed)
     int httpStatus = 0; // 0 for WS or when no response arrived
     QString status; // "ok", or the error kind ("network", "timeout", "conflict", …)
