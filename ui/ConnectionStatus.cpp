@@ -71,9 +71,12 @@ QString ConnectionStatus::stateText() const
     case State::Stalled:
         return tr("The relay is not answering (silent for %1 s). Saves may not go through.")
             .arg(seconds(m_socket->silentFor()));
-    case State::Reconnecting:
-        return tr("Can't reach the relay. Retrying in %1 s.")
-            .arg(seconds(m_socket->nextAttemptIn()));
+    case State::Reconnecting: {
+        // An overdue timer reads 0: the attempt is starting, not "in 0 s".
+        const qint64 wait = seconds(m_socket->nextAttemptIn());
+        return wait > 0 ? tr("Can't reach the relay. Retrying in %1 s.").arg(wait)
+                        : tr("Can't reach the relay. Retrying now.");
+    }
     case State::AuthRejected:
         return tr("The relay refused this identity: %1").arg(m_socket->lastError());
     }
@@ -101,10 +104,14 @@ QString ConnectionStatus::liveText() const
         return tr("Live updates starting…");
     case SubscriptionState::Live:
         return tr("Live updates on");
-    case SubscriptionState::Resubscribing:
-        return tr("Live updates paused (relay: %1) — resubscribing in %2 s")
-            .arg(m_canvas->watchError(m_channel))
-            .arg(seconds(m_canvas->watchRetryIn(m_channel)));
+    case SubscriptionState::Resubscribing: {
+        const qint64 wait = seconds(m_canvas->watchRetryIn(m_channel));
+        return wait > 0 ? tr("Live updates paused (relay: %1) — resubscribing in %2 s")
+                              .arg(m_canvas->watchError(m_channel))
+                              .arg(wait)
+                        : tr("Live updates paused (relay: %1) — resubscribing now")
+                              .arg(m_canvas->watchError(m_channel));
+    }
     case SubscriptionState::Refused:
         return tr("Live updates off (relay: %1) — reload to see changes")
             .arg(m_canvas->watchError(m_channel));

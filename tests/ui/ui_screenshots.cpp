@@ -1,5 +1,6 @@
 // Renders the README screenshots from the real widgets (QWidget::grab, offscreen or under Xvfb):
-//   ui_screenshots <output dir>  →  main-window.png, history-diff.png, conflict-dialog.png
+//   ui_screenshots <output dir>  →  main-window.png, history-diff.png, conflict-dialog.png,
+//                                   relay-offline.png
 // Not a test: run it by hand when the UI changes.
 
 #include "UiTestHarness.h"
@@ -13,6 +14,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QLabel>
 #include <QListView>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
@@ -102,5 +104,19 @@ int main(int argc, char *argv[])
     QTest::qWait(300);
     save(dialog, QDir(out).filePath(QStringLiteral("conflict-dialog.png")));
     dialog->close();
+
+    // The relay goes away: Jonas's canvas stays on screen, the connection banner says what
+    // happens next.
+    auto *offline = jonas->window();
+    offline->resize(1400, 860);
+    harness.relay()->stop();
+    auto *banner = offline->findChild<QLabel *>(QStringLiteral("connectionBannerText"));
+    if (!QTest::qWaitFor(
+            [banner] {
+                return banner->isVisible() && banner->text().contains(QStringLiteral("in 2 s"));
+            },
+            10000))
+        return 1;
+    save(offline, QDir(out).filePath(QStringLiteral("relay-offline.png")));
     return 0;
 }
