@@ -281,6 +281,13 @@ void RelaySocket::handleOk(const QString &eventId, bool accepted, const QString 
     if (eventId.isEmpty() || eventId != m_pendingAuthId)
         return;
     m_pendingAuthId.clear();
+    if (m_state == State::Connected || m_state == State::Stalled) {
+        // A later challenge on a connection that is signed in already: its refusal ("already
+        // authenticated") says nothing about the identity the connection carries.
+        if (!accepted)
+            qCInfo(lcSocket) << "relay refused a repeated AUTH:" << message;
+        return;
+    }
     if (accepted)
         becomeConnected();
     else

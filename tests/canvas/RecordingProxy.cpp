@@ -379,6 +379,16 @@ int RecordingProxy::closeSubscriptions(const QByteArray &needle, const QString &
     return closed;
 }
 
+void RecordingProxy::sendToClients(const QByteArray &message)
+{
+    for (Pipe *pipe : m_pipes) {
+        if (!pipe->tunnel || pipe->closed || pipe->rawTunnel)
+            continue;
+        pipe->injectToClient += WsFrameReader::textFrame(message, false);
+        flushInjected(pipe);
+    }
+}
+
 int RecordingProxy::openSubscriptions(const QByteArray &needle) const
 {
     int open = 0;

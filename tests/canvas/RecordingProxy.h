@@ -79,6 +79,9 @@ public:
     // ["CLOSED", id, reason] to the client, ["CLOSE", id] to the relay, and nothing more for that
     // id until the client sends a new REQ for it. Returns how many were closed.
     int closeSubscriptions(const QByteArray &needle, const QString &reason);
+    // Sends a text message to every WebSocket client as if the relay had (e.g. a second AUTH
+    // challenge).
+    void sendToClients(const QByteArray &message);
     // REQs seen on open tunnels and not closed since (client CLOSE or closeSubscriptions).
     int openSubscriptions(const QByteArray &needle = {}) const;
 

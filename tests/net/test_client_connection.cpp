@@ -254,6 +254,21 @@ private slots:
         QCOMPARE(recovered.count(), 1);
     }
 
+    void repeatedChallengeOnASignedInConnectionIsNotARejection()
+    {
+        const QString id = openLive();
+        QCOMPARE(socket().state(), State::Connected);
+        QSignalSpy states(&socket(), &RelaySocket::stateChanged);
+        // We answer a second challenge; the relay refuses a second AUTH on one connection.
+        proxy().sendToClients(R"(["AUTH","a-second-challenge"])");
+        QVERIFY(!states.wait(500));
+        QCOMPARE(socket().state(), State::Connected);
+        QSignalSpy events(&socket(), &RelaySocket::eventReceived);
+        QVERIFY(publish(m_user, m_channel, "still live"));
+        QTRY_COMPARE_WITH_TIMEOUT(received(events, "still live"), 1, 5000);
+        QCOMPARE(socket().subscriptionState(id), SubscriptionState::Live);
+    }
+
     void newKeyReauthenticatesTheOpenSocket()
     {
         // Only bob can read his private channel: what the socket may see depends on who it is.
