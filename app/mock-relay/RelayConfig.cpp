@@ -26,7 +26,7 @@ struct OptionSet
         QStringLiteral("HOST:PORT")};
     QCommandLineOption data {
         QStringLiteral("data"),
-        QStringLiteral("Keep SQLite files in DIR (BUZZ_DATA_DIR); absent = in memory."),
+        QStringLiteral("Keep SQLite files in DIR (BUZZ_RELAY_DATA_DIR); absent = in memory."),
         QStringLiteral("DIR")};
     QCommandLineOption relayUrl {
         QStringLiteral("relay-url"),
@@ -67,6 +67,12 @@ struct OptionSet
     QCommandLineOption replicaLagMs {QStringLiteral("replica-lag-ms"),
                                      QStringLiteral("Replica apply lag in milliseconds."),
                                      QStringLiteral("MS")};
+    QCommandLineOption readMaxAgeMs {
+        QStringLiteral("read-max-age-ms"),
+        QStringLiteral("Let replicas serve display reads whose data is at most MS old "
+                       "(BUZZ_REPLICA_READ_MAX_AGE_MS); 0, the default, sends every read to the "
+                       "writer, so --replicas alone routes nothing to them. Clamped to 30000."),
+        QStringLiteral("MS")};
     QCommandLineOption maxConnections {
         QStringLiteral("max-connections"),
         QStringLiteral("WebSocket connections accepted at once; more are closed silently "
@@ -77,9 +83,17 @@ struct OptionSet
     {
         parser.addOptions({help, version, listen, data, relayUrl, community, devPubkeyHeader,
                            requireRelayMembership, relayMember, seed, relayKey, adminToken,
-                           replicas, replicaLagMs, maxConnections});
+                           replicas, replicaLagMs, readMaxAgeMs, maxConnections});
     }
 };
+
+// BUZZ_DATA_DIR named the CLI's identity folder to buzz-canvas-cli and the database folder to
+// the relay, so a relay started in the CLI's shell wrote its SQLite files next to the key. Read
+// silently it would still do that; an error names the two variables that replaced it.
+constexpr const char *kRetiredDataDirMessage =
+    "BUZZ_DATA_DIR is no longer read (it named buzz-canvas-cli's identity folder too): set "
+    "BUZZ_RELAY_DATA_DIR or pass --data for the relay's SQLite files, and BUZZ_CLI_DIR for the "
+    "CLI's identity folder";
 
 std::optional<QString> fromOptionOrEnvironment(const QCommandLineParser &parser,
                                                const QCommandLineOption &option,
@@ -169,20 +183,29 @@ std::optional<std::int64_t> parseInteger(std::string_view text)
     return value;
 }
 
-// The replica tier's settings, named like the real relay's variables (no command-line form).
-std::optional<std::string> applyReplicaEnvironment(RelayConfig &config,
-                                                   const QProcessEnvironment &environment)
+// The replica tier's settings, named like the real relay's variables; the read budget also has
+// a command-line form, which wins.
+std::optional<std::string> applyReplicaSettings(RelayConfig &config,
+                                                const QCommandLineParser &parser,
+                                                const QCommandLineOption &readMaxAgeMs,
+                                                const QProcessEnvironment &environment)
 {
     if (!environment.value(QStringLiteral("BUZZ_REPLICA_HEAD_MAX_AGE_SECS")).isEmpty())
         return "BUZZ_REPLICA_HEAD_MAX_AGE_SECS is no longer supported; set "
                "BUZZ_REPLICA_READ_MAX_AGE_MS (milliseconds) instead";
-    if (const QString budget = environment.value(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"));
-        !budget.isEmpty()) {
+    const bool fromOption = parser.isSet(readMaxAgeMs);
+    const QString budget = fromOption
+        ? parser.value(readMaxAgeMs)
+        : environment.value(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"));
+    if (fromOption || !budget.isEmpty()) {
         const auto value = parseInteger(budget.toStdString());
         if (!value || *value < 0)
-            return "BUZZ_REPLICA_READ_MAX_AGE_MS must be a non-negative integer (got "
-                + budget.toStdString() + ")";
+            return (fromOption ? std::string("--read-max-age-ms")
+                               : std::string("BUZZ_REPLICA_READ_MAX_AGE_MS"))
+                + " must be a non-negative integer (got " + budget.toStdString() + ")";
         config.readBudgetMs = clampReadBudgetMs(*value);
+        config.readBudgetSource = fromOption ? QStringLiteral("--read-max-age-ms")
+                                             : QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS");
     }
     if (const QString pool = environment.value(QStringLiteral("BUZZ_DB_READ_POOL_SIZE"));
         !pool.isEmpty()) {
@@ -196,6 +219,35 @@ std::optional<std::string> applyReplicaEnvironment(RelayConfig &config,
 }
 
 } // namespace
+
+QString RelayConfig::routingSummary() const
+{
+    const QString replicaText = replicas == 1
+        ? QStringLiteral("1 replica (lag %1 ms)").arg(replicaLagMs)
+        : QStringLiteral("%1 replicas (lag %2 ms)").arg(replicas).arg(replicaLagMs);
+    if (replicas == 0) {
+        if (readBudgetMs > 0)
+            return QStringLiteral("read routing: off (no replicas: the %1 ms budget from %2 has "
+                                  "nothing to route to; add --replicas N)")
+                .arg(readBudgetMs)
+                .arg(readBudgetSource);
+        return QStringLiteral("read routing: off (no replicas)");
+    }
+    if (readBudgetMs == 0)
+        return QStringLiteral("read routing: off, no budget: every read is served by the writer, "
+                              "none by %1; set --read-max-age-ms MS (or "
+                              "BUZZ_REPLICA_READ_MAX_AGE_MS) to route display reads to the "
+                              "replicas")
+            .arg(replicaText);
+    QString line = QStringLiteral("read routing: on, budget %1 ms (from %2): display reads may be "
+                                  "served by %3; strong reads stay on the writer")
+                       .arg(readBudgetMs)
+                       .arg(readBudgetSource, replicaText);
+    if (replicaLagMs >= readBudgetMs)
+        line += QStringLiteral(" (the lag reaches the budget: reads that need a fresh replica "
+                               "fall back to the writer)");
+    return line;
+}
 
 QString RelayConfig::helpText()
 {
@@ -233,8 +285,10 @@ Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &argu
     if (auto listen = fromOptionOrEnvironment(parser, options.listen, environment,
                                               QStringLiteral("BUZZ_BIND_ADDR")))
         config.listen = *listen;
-    config.dataDir =
-        fromOptionOrEnvironment(parser, options.data, environment, QStringLiteral("BUZZ_DATA_DIR"));
+    config.dataDir = fromOptionOrEnvironment(parser, options.data, environment,
+                                             QStringLiteral("BUZZ_RELAY_DATA_DIR"));
+    if (!config.dataDir && !environment.value(QStringLiteral("BUZZ_DATA_DIR")).isEmpty())
+        return Unexpected(std::string(kRetiredDataDirMessage));
     if (auto url = fromOptionOrEnvironment(parser, options.relayUrl, environment,
                                            QStringLiteral("RELAY_URL")))
         config.relayUrl = url->trimmed().toStdString();
@@ -286,7 +340,7 @@ Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &argu
             return Unexpected(connections.error());
         config.maxConnections = *connections;
     }
-    if (auto problem = applyReplicaEnvironment(config, environment))
+    if (auto problem = applyReplicaSettings(config, parser, options.readMaxAgeMs, environment))
         return Unexpected(*problem);
     return parsed;
 }

@@ -19,7 +19,9 @@ namespace buzz::relay {
 struct RelayConfig
 {
     QString listen = QStringLiteral("127.0.0.1:3000"); // --listen / BUZZ_BIND_ADDR
-    std::optional<QString> dataDir; // --data / BUZZ_DATA_DIR; none = in memory
+    // --data / BUZZ_RELAY_DATA_DIR; none = in memory. BUZZ_DATA_DIR alone is an error: it also
+    // named the CLI's identity folder.
+    std::optional<QString> dataDir;
     std::optional<std::string> relayUrl; // --relay-url / RELAY_URL; none = ws://<listen>
     std::vector<std::pair<std::string, std::string>> communities; // --community HOST=NAME
     bool devPubkeyHeader = false; // --dev-pubkey-header / BUZZ_DEV_PUBKEY_HEADER=1
@@ -32,8 +34,10 @@ struct RelayConfig
     std::optional<std::string> adminToken; // --admin-token / BUZZ_ADMIN_TOKEN
     int replicas = 0; // --replicas
     int replicaLagMs = 0; // --replica-lag-ms
-    // BUZZ_REPLICA_READ_MAX_AGE_MS: replica read budget, 0 = off; clamped to 30 000
+    // --read-max-age-ms / BUZZ_REPLICA_READ_MAX_AGE_MS: replica read budget, 0 = off (every read
+    // on the writer, whatever --replicas says); clamped to 30 000
     std::int64_t readBudgetMs = 0;
+    QString readBudgetSource; // the option or variable the budget came from; empty = default
     int readPoolSize = 4; // BUZZ_DB_READ_POOL_SIZE: reader connections per replica, 1..256
     int maxConnections = 10000; // --max-connections / BUZZ_MAX_CONNECTIONS
 
@@ -45,6 +49,10 @@ struct RelayConfig
     static Expected<Parsed> fromArguments(const QStringList &arguments,
                                           const QProcessEnvironment &environment);
     static QString helpText();
+
+    // One line for stderr at start: whether replicas serve any read, with which budget and from
+    // where it came, so `--replicas N` without a budget is not mistaken for a routed setup.
+    QString routingSummary() const;
 };
 
 struct RelayConfig::Parsed

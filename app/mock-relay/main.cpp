@@ -110,6 +110,7 @@ int main(int argc, char *argv[])
     if (!installShutdownSignals(app))
         return fail("cannot install signal handlers");
 
+    std::fprintf(stderr, "buzz-mock-relay: %s\n", config.routingSummary().toUtf8().constData());
     const QString host = config.listen.left(config.listen.lastIndexOf(QLatin1Char(':')));
     std::printf("listening http://%s:%u\n", host.toUtf8().constData(), unsigned(relay.port()));
     std::fflush(stdout);

@@ -297,11 +297,12 @@ std::vector<std::string> ReplicaSet::describe() const
         lines.push_back("database: " + replica->name() + " sqlite " + replica->location() + ", lag "
                         + std::to_string(replica->lagMs()) + " ms, "
                         + std::to_string(replica->poolSize()) + " reader connections");
-    lines.push_back(
-        m_budgetMs.load() > 0
-            ? "read routing: on, BUZZ_REPLICA_READ_MAX_AGE_MS=" + std::to_string(m_budgetMs.load())
-            : std::string(
-                "read routing: off (BUZZ_REPLICA_READ_MAX_AGE_MS=0), every read on the writer"));
+    // The budget's source (flag or variable) is the host's to name: the library only has a value.
+    lines.push_back(m_budgetMs.load() > 0
+                        ? "read routing: on, replica read budget "
+                            + std::to_string(m_budgetMs.load()) + " ms"
+                        : std::string("read routing: off (replica read budget 0 ms), every read "
+                                      "on the writer"));
     return lines;
 }
 

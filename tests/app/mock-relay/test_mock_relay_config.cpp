@@ -59,6 +59,12 @@ private slots:
     void replicaReadSettingsFromEnvironment();
     void badReplicaReadSettingsAreOneLineErrors_data();
     void badReplicaReadSettingsAreOneLineErrors();
+    void readMaxAgeFromFlag();
+    void badReadMaxAgeFlagIsAOneLineError_data();
+    void badReadMaxAgeFlagIsAOneLineError();
+    void routingSummarySaysWhetherReplicasServeReads();
+    void dataDirFromFlagOrRelayVariable();
+    void ambiguousDataDirVariableIsAnError();
 };
 
 void TestServerConfig::gateOffByDefault()
@@ -257,6 +263,116 @@ void TestServerConfig::badReplicaReadSettingsAreOneLineErrors()
     const auto parsed = parse({}, environmentWith(variable, value));
     QVERIFY(!parsed.hasValue());
     QCOMPARE(QString::fromStdString(parsed.error()), message);
+}
+
+// --replicas alone routes nothing: the budget has a flag of its own, which wins over the variable.
+void TestServerConfig::readMaxAgeFromFlag()
+{
+    const auto flag = parse({QStringLiteral("--read-max-age-ms"), QStringLiteral("2500")});
+    QVERIFY2(flag.hasValue(), flag ? "" : flag.error().c_str());
+    QCOMPARE(flag->config.readBudgetMs, qint64(2500));
+    QCOMPARE(flag->config.readBudgetSource, QStringLiteral("--read-max-age-ms"));
+    const auto both = parse(
+        {QStringLiteral("--read-max-age-ms=700")},
+        environmentWith(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"), QStringLiteral("1500")));
+    QCOMPARE(both->config.readBudgetMs, qint64(700)); // the command line wins
+    const auto variable = parse(
+        {},
+        environmentWith(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"), QStringLiteral("1500")));
+    QCOMPARE(variable->config.readBudgetSource, QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"));
+    const auto off = parse(
+        {QStringLiteral("--read-max-age-ms"), QStringLiteral("0")},
+        environmentWith(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"), QStringLiteral("1500")));
+    QCOMPARE(off->config.readBudgetMs, qint64(0)); // 0 on the command line turns routing off
+    QCOMPARE(
+        parse({QStringLiteral("--read-max-age-ms"), QStringLiteral("600000")})->config.readBudgetMs,
+        qint64(30000)); // clamped like the variable
+    const QString help = RelayConfig::helpText();
+    QVERIFY(help.contains(QStringLiteral("--read-max-age-ms <MS>")));
+    QVERIFY(help.contains(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS")));
+}
+
+void TestServerConfig::badReadMaxAgeFlagIsAOneLineError_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::newRow("negative") << "-1";
+    QTest::newRow("unit") << "2s";
+    QTest::newRow("empty") << "";
+}
+
+void TestServerConfig::badReadMaxAgeFlagIsAOneLineError()
+{
+    QFETCH(QString, value);
+    const auto parsed = parse({QStringLiteral("--read-max-age-ms"), value});
+    QVERIFY(!parsed.hasValue());
+    QCOMPARE(
+        QString::fromStdString(parsed.error()),
+        QStringLiteral("--read-max-age-ms must be a non-negative integer (got %1)").arg(value));
+}
+
+void TestServerConfig::routingSummarySaysWhetherReplicasServeReads()
+{
+    const QStringList lagged {QStringLiteral("--replicas"), QStringLiteral("1"),
+                              QStringLiteral("--replica-lag-ms"), QStringLiteral("2000")};
+    const QString off = parse(lagged)->config.routingSummary();
+    QVERIFY2(off.startsWith(QStringLiteral("read routing: off, no budget: every read is served by "
+                                           "the writer, none by 1 replica (lag 2000 ms)")),
+             qPrintable(off));
+    QVERIFY(off.contains(QStringLiteral("--read-max-age-ms")));
+    const QString on =
+        parse(lagged + QStringList {QStringLiteral("--read-max-age-ms"), QStringLiteral("5000")})
+            ->config.routingSummary();
+    QVERIFY2(on.startsWith(QStringLiteral("read routing: on, budget 5000 ms (from "
+                                          "--read-max-age-ms): display reads may be served by 1 "
+                                          "replica (lag 2000 ms)")),
+             qPrintable(on));
+    QVERIFY(!on.contains(QStringLiteral("fall back")));
+    const QString tooLagged =
+        parse(lagged + QStringList {QStringLiteral("--read-max-age-ms"), QStringLiteral("1000")})
+            ->config.routingSummary();
+    QVERIFY2(tooLagged.contains(QStringLiteral("fall back to the writer")), qPrintable(tooLagged));
+    QCOMPARE(parse({})->config.routingSummary(), QStringLiteral("read routing: off (no replicas)"));
+    const QString noReplicas = parse({},
+                                     environmentWith(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS"),
+                                                     QStringLiteral("800")))
+                                   ->config.routingSummary();
+    QVERIFY2(noReplicas.startsWith(QStringLiteral("read routing: off (no replicas")),
+             qPrintable(noReplicas));
+    QVERIFY(noReplicas.contains(QStringLiteral("BUZZ_REPLICA_READ_MAX_AGE_MS")));
+}
+
+void TestServerConfig::dataDirFromFlagOrRelayVariable()
+{
+    QVERIFY(!parse({})->config.dataDir);
+    QCOMPARE(parse({QStringLiteral("--data"), QStringLiteral("/tmp/a")})->config.dataDir,
+             std::optional<QString>(QStringLiteral("/tmp/a")));
+    const auto variable =
+        parse({}, environmentWith(QStringLiteral("BUZZ_RELAY_DATA_DIR"), QStringLiteral("/tmp/b")));
+    QCOMPARE(variable->config.dataDir, std::optional<QString>(QStringLiteral("/tmp/b")));
+    QProcessEnvironment both;
+    both.insert(QStringLiteral("BUZZ_RELAY_DATA_DIR"), QStringLiteral("/tmp/b"));
+    both.insert(QStringLiteral("BUZZ_DATA_DIR"), QStringLiteral("/tmp/cli"));
+    // The CLI's variable in the same shell does not matter once the relay's own is set.
+    QCOMPARE(parse({}, both)->config.dataDir, std::optional<QString>(QStringLiteral("/tmp/b")));
+    QCOMPARE(parse({QStringLiteral("--data"), QStringLiteral("/tmp/a")}, both)->config.dataDir,
+             std::optional<QString>(QStringLiteral("/tmp/a")));
+    QVERIFY(RelayConfig::helpText().contains(QStringLiteral("BUZZ_RELAY_DATA_DIR")));
+}
+
+// BUZZ_DATA_DIR also names buzz-canvas-cli's identity folder: a relay that read it wrote its
+// SQLite files next to the CLI's key. Alone, it stops the relay with the names to use instead.
+void TestServerConfig::ambiguousDataDirVariableIsAnError()
+{
+    const auto parsed =
+        parse({}, environmentWith(QStringLiteral("BUZZ_DATA_DIR"), QStringLiteral("/tmp/cli")));
+    QVERIFY(!parsed.hasValue());
+    const QString error = QString::fromStdString(parsed.error());
+    QVERIFY2(error.startsWith(QStringLiteral("BUZZ_DATA_DIR is no longer read")),
+             qPrintable(error));
+    QVERIFY(error.contains(QStringLiteral("BUZZ_RELAY_DATA_DIR")));
+    QVERIFY(error.contains(QStringLiteral("--data")));
+    QVERIFY(error.contains(QStringLiteral("BUZZ_CLI_DIR")));
+    QVERIFY(!error.contains(QLatin1Char('\n')));
 }
 
 QTEST_GUILESS_MAIN(TestServerConfig)
