@@ -2,6 +2,7 @@
 
 #include "CliContext.h"
 #include "canvas/CanvasService.h"
+#include "canvas/ChannelService.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -41,7 +42,7 @@ int report(CliContext &context, const SaveOutcome &outcome, bool restore)
         return ExitCode::Ok;
     }
     case SaveOutcome::Kind::AlreadyCurrent:
-        CliContext::warn(QStringLiteral("revision %1 is already the current revision")
+        CliContext::warn(QStringLiteral("warning: revision %1 is already the current revision")
                              .arg(outcome.saved->eventId));
         CliContext::printJson(
             QJsonObject {{QStringLiteral("event_id"), outcome.saved->eventId},
@@ -75,6 +76,18 @@ int report(CliContext &context, const SaveOutcome &outcome, bool restore)
         break;
     }
     return context.relayError(*outcome.error);
+}
+
+// An empty answer does not say whether the channel exists: ask for its metadata (a writer read)
+// so an unknown channel is "not found" (exit 1) instead of an empty canvas. Returns the exit
+// code to stop with, or nothing when the channel exists.
+QCoro::Task<std::optional<int>> failUnlessChannelExists(CliContext &context, QString channel)
+{
+    canvas::ChannelService channels(&context.connection());
+    const auto info = co_await channels.info(channel);
+    if (!info)
+        co_return context.relayError(info.error());
+    co_return std::nullopt;
 }
 
 } // namespace
@@ -112,6 +125,8 @@ QCoro::Task<int> CanvasCommands::get(CliContext &context, QString channel)
     if (!revision)
         co_return context.relayError(revision.error());
     if (!*revision) {
+        if (const auto failed = co_await failUnlessChannelExists(context, channel))
+            co_return *failed;
         CliContext::printRaw("null\n");
         co_return ExitCode::Ok;
     }
@@ -171,6 +186,10 @@ QCoro::Task<int> CanvasCommands::history(CliContext &context, QString channel)
         if (!page->nextCursor)
             break;
         cursor = page->nextCursor;
+    }
+    if (revisions.isEmpty()) {
+        if (const auto failed = co_await failUnlessChannelExists(context, channel))
+            co_return *failed;
     }
     CliContext::printJson(revisions);
     co_return ExitCode::Ok;

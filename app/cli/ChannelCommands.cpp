@@ -96,6 +96,9 @@ QCoro::Task<int> ChannelCommands::search(CliContext &context)
     if (query.trimmed().isEmpty() && !context.args().flag(QStringLiteral("profiles")))
         co_return context.usageError(
             QStringLiteral("usage: search QUERY [--profiles] [--channel UUID] [--limit N]"));
+    const std::optional<QString> channel = context.optionalChannel();
+    if (channel && channel->isEmpty())
+        co_return context.exitCode();
     int limit = context.args().flag(QStringLiteral("profiles")) ? 50 : 20;
     if (const auto text = context.args().option(QStringLiteral("limit"))) {
         bool ok = false;
@@ -117,9 +120,6 @@ QCoro::Task<int> ChannelCommands::search(CliContext &context)
                                       {QStringLiteral("name"), hit.name},
                                       {QStringLiteral("nip05"), hit.nip05}});
     } else {
-        std::optional<QString> channel;
-        if (const auto value = context.args().option(QStringLiteral("channel")))
-            channel = value->toLower();
         auto hits = co_await service.searchCanvases(query, channel, limit);
         if (!hits)
             co_return context.relayError(hits.error());

@@ -4,6 +4,7 @@
 #include "CanvasCommands.h"
 #include "ChannelCommands.h"
 #include "CliContext.h"
+#include "CliLog.h"
 #include "IdentityCommands.h"
 
 namespace buzz::cli {
@@ -33,17 +34,24 @@ QString CliApp::usageText()
         "  --private-key KEY    hex or nsec (env BUZZ_PRIVATE_KEY; else the stored identity)\n"
         "  --channel UUID       channel (env BUZZ_CHANNEL)\n"
         "  --trace              print every relay request (caller, consistency, status, latency,\n"
-        "                       route) to stderr\n"
+        "                       route) to stderr, and the client's info and debug log\n"
         "  --version, --help\n"
         "\n"
-        "Output: JSON on stdout; errors as {\"error\":CATEGORY,\"message\":TEXT} on stderr.\n"
+        "Environment: BUZZ_RELAY_URL, BUZZ_PRIVATE_KEY, BUZZ_CHANNEL; BUZZ_CLI_DIR (identity\n"
+        "folder, default ~/.local/share/buzz-canvas); BUZZ_USE_KEYCHAIN.\n"
+        "\n"
+        "Output: the result on stdout only (JSON; `canvas get` prints the Markdown itself).\n"
+        "stderr is for people: lines starting \"warning: \", \"trace: \" (--trace) or \"log: \"\n"
+        "and, on failure, one last line {\"error\":CATEGORY,\"message\":TEXT}.\n"
         "Exit codes: 0 ok, 1 usage/not found, 2 relay/network, 3 auth, 4 other, 5 conflict.\n");
 }
 
 QCoro::Task<int> CliApp::run(QStringList arguments)
 {
     CliArguments parsed;
-    if (!parsed.parse(arguments)) {
+    const bool parsedOk = parsed.parse(arguments);
+    CliLog::install(parsed.flag(QStringLiteral("trace")));
+    if (!parsedOk) {
         CliContext context(parsed);
         co_return context.usageError(parsed.error());
     }
@@ -59,6 +67,8 @@ QCoro::Task<int> CliApp::run(QStringList arguments)
             : ExitCode::Ok;
     }
     CliContext context(parsed);
+    if (const auto problem = CliContext::environmentProblem())
+        co_return context.usageError(*problem);
     const QString command = parsed.word(0);
     if (command == QLatin1String("canvas"))
         co_return co_await CanvasCommands::run(context);

@@ -1,10 +1,14 @@
 #include "CliContext.h"
 
+#include "CliLog.h"
 #include "net/client/RequestLog.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 #include <cstdio>
@@ -17,19 +21,52 @@ CliContext::CliContext(CliArguments arguments)
     // The CLI never waits on a desktop keychain prompt unless asked to.
     const bool keychain = qEnvironmentVariableIsSet("BUZZ_USE_KEYCHAIN");
     m_identity = std::make_unique<canvas::Identity>(
-        dataDir(),
+        identityDir(),
         keychain ? canvas::Identity::KeychainUse::Try : canvas::Identity::KeychainUse::Never);
 }
 
 CliContext::~CliContext() = default;
 
-QString CliContext::dataDir()
+QString CliContext::identityDir()
 {
-    const QString fromEnv = qEnvironmentVariable("BUZZ_DATA_DIR");
+    const QString fromEnv = qEnvironmentVariable("BUZZ_CLI_DIR");
     if (!fromEnv.isEmpty())
         return fromEnv;
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
         + QStringLiteral("/buzz-canvas");
+}
+
+std::optional<QString> CliContext::environmentProblem()
+{
+    // BUZZ_DATA_DIR named this folder and buzz-mock-relay's database folder alike, so a relay
+    // started in the same shell wrote its SQLite files next to the key. Falling back to the
+    // default folder instead would silently switch identities.
+    if (qEnvironmentVariableIsEmpty("BUZZ_CLI_DIR")
+        && !qEnvironmentVariableIsEmpty("BUZZ_DATA_DIR"))
+        return QStringLiteral("BUZZ_DATA_DIR is no longer read (it named buzz-mock-relay's "
+                              "database folder too): set BUZZ_CLI_DIR for the CLI's identity "
+                              "folder, and BUZZ_RELAY_DATA_DIR for the relay's");
+    return std::nullopt;
+}
+
+bool CliContext::ensureIdentityDir(QString &error)
+{
+    const QString path = identityDir();
+    if (QFileInfo(path).isDir())
+        return true;
+    const QFileDevice::Permissions ownerOnly =
+        QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner;
+    const QFileInfo info(path);
+    if (!QDir().mkpath(info.absolutePath()) || !QDir().mkdir(path, ownerOnly)) {
+        error = QStringLiteral("cannot create the identity folder ") + path;
+        return false;
+    }
+    // mkdir's mode is filtered by the umask; the folder of a private key is the owner's alone.
+    if (!QFile::setPermissions(path, ownerOnly)) {
+        error = QStringLiteral("cannot make the identity folder private: ") + path;
+        return false;
+    }
+    return true;
 }
 
 QCoro::Task<bool> CliContext::loadIdentity(bool required)
@@ -78,15 +115,37 @@ bool CliContext::connect()
     return true;
 }
 
+bool CliContext::isChannelId(const QString &text)
+{
+    static const QRegularExpression uuid(QStringLiteral(
+        "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"));
+    return uuid.match(text).hasMatch();
+}
+
 QString CliContext::requireChannel()
 {
-    QString channel =
-        m_args.option(QStringLiteral("channel")).value_or(qEnvironmentVariable("BUZZ_CHANNEL"));
+    const auto option = m_args.option(QStringLiteral("channel"));
+    const QString channel = option.value_or(qEnvironmentVariable("BUZZ_CHANNEL"));
     if (channel.isEmpty()) {
         m_exitCode = usageError(QStringLiteral("--channel is required"));
         return {};
     }
+    if (!isChannelId(channel)) {
+        m_exitCode = usageError(
+            QStringLiteral("%1 must be a channel UUID "
+                           "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx), got %2")
+                .arg(option ? QStringLiteral("--channel") : QStringLiteral("BUZZ_CHANNEL"),
+                     channel));
+        return {};
+    }
     return channel.toLower();
+}
+
+std::optional<QString> CliContext::optionalChannel()
+{
+    if (!m_args.option(QStringLiteral("channel")))
+        return std::nullopt;
+    return requireChannel();
 }
 
 void CliContext::printJson(const QJsonValue &value)
@@ -120,6 +179,8 @@ int CliContext::error(const QString &category, const QString &message, int exitC
     const QJsonObject object {{QStringLiteral("error"), category},
                               {QStringLiteral("message"), message}};
     std::fprintf(stderr, "%s\n", QJsonDocument(object).toJson(QJsonDocument::Compact).constData());
+    std::fflush(stderr);
+    CliLog::close();
     m_exitCode = exitCode;
     return exitCode;
 }

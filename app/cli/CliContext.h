@@ -11,6 +11,7 @@
 #include <qcoro/qcorotask.h>
 
 #include <memory>
+#include <optional>
 
 namespace buzz::cli {
 
@@ -36,8 +37,12 @@ public:
     bool connect();
     client::RelayConnection &connection() { return *m_connection; }
 
-    // The --channel value (lower-cased), or prints a usage error and returns an empty string.
+    // The --channel (else BUZZ_CHANNEL) value, lower-cased. A missing value or one that is not a
+    // channel UUID prints a usage error and returns an empty string, before any network.
     QString requireChannel();
+    // An optional --channel: std::nullopt when absent; an empty string after a usage error.
+    std::optional<QString> optionalChannel();
+    static bool isChannelId(const QString &text); // 8-4-4-4-12 hex digits, either case
 
     int exitCode() const { return m_exitCode; }
 
@@ -47,9 +52,15 @@ public:
     int usageError(const QString &message);
     int error(const QString &category, const QString &message, int exitCode);
     int relayError(const client::RelayError &error);
-    static void warn(const QString &message); // plain line on stderr
+    // A line for people on stderr; by the contract in CliApp::usageText it starts "warning: ".
+    static void warn(const QString &message);
 
-    static QString dataDir(); // BUZZ_DATA_DIR or the app data dir of "buzz-canvas"
+    static QString identityDir(); // BUZZ_CLI_DIR or the app data dir of "buzz-canvas"
+    // Creates identityDir() with mode 0700 whatever the umask (it is where the key is stored);
+    // an existing folder is left as it is. False with `error` set on failure.
+    static bool ensureIdentityDir(QString &error);
+    // A setting in the environment that must stop every command (the retired BUZZ_DATA_DIR).
+    static std::optional<QString> environmentProblem();
 
 private:
     CliArguments m_args;

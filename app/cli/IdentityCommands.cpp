@@ -48,6 +48,11 @@ QCoro::Task<int> IdentityCommands::identity(CliContext &context)
         CliContext::printJson(identityJson(context.identity(), showSecret));
         co_return ExitCode::Ok;
     }
+    if (sub == QLatin1String("generate") || sub == QLatin1String("import")) {
+        QString problem;
+        if (!CliContext::ensureIdentityDir(problem))
+            co_return context.error(QStringLiteral("other"), problem, ExitCode::Other);
+    }
     if (sub == QLatin1String("generate")) {
         if (!co_await context.identity().generate())
             co_return context.error(QStringLiteral("other"),
@@ -112,6 +117,11 @@ QCoro::Task<int> IdentityCommands::sign(CliContext &context)
     }
     if (event.kind < 0 || event.kind > 65535)
         co_return context.usageError(QStringLiteral("event sign: kind must be in 0..65535"));
+    // NIP-01's created_at is a unix time in seconds; relays reject a negative one.
+    if (event.createdAt < 0)
+        co_return context.usageError(
+            QStringLiteral("event sign: created_at must not be negative (got %1)")
+                .arg(event.createdAt));
     context.identity().secretKey()->signEvent(event);
     CliContext::printRaw(QByteArray::fromStdString(event.toJson()) + '\n');
     co_return ExitCode::Ok;

@@ -429,10 +429,11 @@ private slots:
         env.remove(QStringLiteral("BUZZ_RELAY_URL"));
         env.remove(QStringLiteral("BUZZ_CHANNEL"));
         env.remove(QStringLiteral("BUZZ_USE_KEYCHAIN"));
+        env.remove(QStringLiteral("BUZZ_DATA_DIR"));
         relay::test::TestIdentity scripter;
         env.insert(QStringLiteral("BUZZ_PRIVATE_KEY"),
                    QString::fromStdString(scripter.key.toHex()));
-        env.insert(QStringLiteral("BUZZ_DATA_DIR"), home.path());
+        env.insert(QStringLiteral("BUZZ_CLI_DIR"), home.path());
         cli.setProcessEnvironment(env);
         QStringList arguments {QStringLiteral("canvas")};
         if (restore)

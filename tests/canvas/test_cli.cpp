@@ -1,108 +1,43 @@
 // buzz-canvas-cli end to end against buzz-mock-relay, both as separate processes: stdout JSON,
 // stderr errors and exit codes as scripts see them.
 
-#include <QDir>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
-#include <QRegularExpression>
-#include <QTemporaryDir>
-#include <QTest>
+#include "CliTestSupport.h"
 
-namespace {
-
-const QString kCli = QStringLiteral(BUZZ_BINARY_DIR "/app/cli/buzz-canvas-cli");
-const QString kRelay = QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
-const QString kAliceKey =
-    QStringLiteral("b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d9045190cfef");
-const QString kAlicePub =
-    QStringLiteral("dff1d77f2a671c5f36183726db2341be58feae1da2deced843240f7b502ba659");
-const QString kBobKey =
-    QStringLiteral("c90fdaa22168c234c4c6628b80dc1cd129024e088a67cc74020bbea63b14e5c9");
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonValue json() const
-    {
-        const QJsonDocument document = QJsonDocument::fromJson(out);
-        return document.isArray() ? QJsonValue(document.array()) : QJsonValue(document.object());
-    }
-    QJsonObject error() const
-    {
-        return QJsonDocument::fromJson(err.trimmed().split('\n').last()).object();
-    }
-};
-
-} // namespace
+using buzz::test::CliCall;
+using buzz::test::kAliceKey;
+using buzz::test::kAlicePub;
+using buzz::test::kBobKey;
+using buzz::test::kCli;
+using buzz::test::kMockRelay;
+using Run = buzz::test::CliRun;
 
 class TestCli : public QObject
 {
     Q_OBJECT
 
-    QProcess m_relay;
-    QString m_relayUrl;
-    QTemporaryDir m_home;
+    buzz::test::CliHarness m_harness;
 
     Run cli(const QStringList &arguments, const QByteArray &input = {},
-            const QString &key = kAliceKey, const QString &dataDir = {})
+            const QString &key = kAliceKey, const QString &cliDir = {})
     {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("BUZZ_RELAY_URL"));
-        env.remove(QStringLiteral("BUZZ_CHANNEL"));
-        env.remove(QStringLiteral("BUZZ_USE_KEYCHAIN"));
-        if (key.isEmpty())
-            env.remove(QStringLiteral("BUZZ_PRIVATE_KEY"));
-        else
-            env.insert(QStringLiteral("BUZZ_PRIVATE_KEY"), key);
-        env.insert(QStringLiteral("BUZZ_DATA_DIR"), dataDir.isEmpty() ? m_home.path() : dataDir);
-        process.setProcessEnvironment(env);
-        QStringList full = arguments;
-        if (!m_relayUrl.isEmpty() && !arguments.contains(QStringLiteral("--relay")))
-            full << QStringLiteral("--relay") << m_relayUrl;
-        process.start(kCli, full);
-        if (!process.waitForStarted(10000))
-            return {};
-        process.write(input);
-        process.closeWriteChannel();
-        process.waitForFinished(30000);
-        return Run {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                    process.readAllStandardOutput(), process.readAllStandardError()};
+        CliCall call;
+        call.input = input;
+        call.key = key;
+        call.cliDir = cliDir;
+        return m_harness.run(arguments, call);
     }
 
-    QString createChannel(const QString &name)
-    {
-        const Run run = cli(
-            {QStringLiteral("channels"), QStringLiteral("create"), QStringLiteral("--name"), name});
-        return run.json().toObject().value(QLatin1String("id")).toString();
-    }
+    QString createChannel(const QString &name) { return m_harness.createChannel(name); }
 
 private slots:
     void initTestCase()
     {
         QVERIFY2(QFile::exists(kCli), qPrintable(kCli));
-        QVERIFY2(QFile::exists(kRelay), qPrintable(kRelay));
-        m_relay.start(kRelay, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
-        QVERIFY(m_relay.waitForStarted(10000));
-        QByteArray output;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (output += m_relay.readAllStandardOutput()).contains("listening http://"), 20000);
-        const auto match = QRegularExpression(QStringLiteral("listening (http://\\S+)"))
-                               .match(QString::fromUtf8(output));
-        QVERIFY(match.hasMatch());
-        m_relayUrl = match.captured(1);
+        QVERIFY2(QFile::exists(kMockRelay), qPrintable(kMockRelay));
+        QVERIFY(m_harness.startRelay());
     }
 
-    void cleanupTestCase()
-    {
-        m_relay.terminate();
-        m_relay.waitForFinished(10000);
-    }
+    void cleanupTestCase() { m_harness.stopRelay(); }
 
     void versionHelpAndUsageErrors()
     {
