@@ -1,12 +1,16 @@
 // relay_bench (not a test): prints BENCH lines (tests/bench/README.md).
 //  1. single-core bare verify rate (Event::verify on pre-signed events), the anchor;
-//  2. ingest events/s over WebSocket, 4 connections, against a buzz-mock-relay process (in-memory
-//     store, every event signature-verified by the relay), and its ratio to (1): once with the lean
-//     load client (the figure against the target) and once with the tests' QWebSocket client,
-//     with the relay's CPU per event by thread and the events per group commit; the same notes
-//     ingested in process on one thread (the store's share, without network or group commit);
-//  3. /query latency p50/p99 (NIP-98 signed requests) for a canvas head read
-//     ({"kinds":[40100],"#h":[ch],"limit":1}) and a 100-row history page, at 10k and 200k events.
+//  2. ingest events/s over WebSocket, 4 connections, against a buzz-mock-relay process (every
+//     event signature-verified by the relay), and its ratio to (1), with the relay's CPU per event
+//     by thread and the events per group commit: on disk (`--data` in a directory on the machine's
+//     disk, synchronous=FULL: the figure against the target, as the app and every QA relay run)
+//     and in memory (no `--data`), with the lean load client; in memory once more with the tests'
+//     QWebSocket client; the same notes ingested in process on one thread (the store's share,
+//     without network or group commit);
+//  3. an on-disk store filled through the engine to 10k and 200k events: database bytes per event
+//     against the events' canonical JSON length, and /query latency p50/p99 (NIP-98 signed
+//     requests) for a canvas head read ({"kinds":[40100],"#h":[ch],"limit":1}) and a 100-row
+//     history page.
 
 #include "RelayProcess.h"
 #include "RelayTestFixture.h"
@@ -20,11 +24,16 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QThreadPool>
 #include <QtConcurrent>
+
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cctype>
@@ -33,6 +42,7 @@
 #include <numeric>
 #include <thread>
 
+#include <sys/vfs.h>
 #include <unistd.h>
 
 using namespace buzz;
@@ -119,7 +129,7 @@ std::map<std::string, double> threadCpuSeconds(qint64 pid)
     return seconds;
 }
 
-void printThreadCpu(const std::map<std::string, double> &before,
+void printThreadCpu(const std::string &prefix, const std::map<std::string, double> &before,
                     const std::map<std::string, double> &after, int events)
 {
     double total = 0;
@@ -130,27 +140,55 @@ void printThreadCpu(const std::map<std::string, double> &before,
         std::string label = name == "Thread (pooled)" ? "pool" : name;
         std::replace_if(
             label.begin(), label.end(), [](char c) { return !std::isalnum(c); }, '_');
-        printBench(("relay_ws_ingest_cpu_" + label).c_str(), used / events * 1e6, "us/event", "-",
+        printBench((prefix + "_cpu_" + label).c_str(), used / events * 1e6, "us/event", "-",
                    nullptr, 0, 0);
     }
-    printBench("relay_ws_ingest_cpu_total", total / events * 1e6, "us/event", "-", nullptr, 0, 0);
+    printBench((prefix + "_cpu_total").c_str(), total / events * 1e6, "us/event", "-", nullptr, 0,
+               0);
 }
 
-quint16 startBenchRelay(QProcess &relay)
+quint16 startBenchRelay(QProcess &relay, const std::optional<QString> &dataDir = std::nullopt)
 {
     // BUZZ_BENCH_RELAY_WRAPPER (e.g. "perf record -g -o relay.perf --") runs the relay under a
     // tool.
     QStringList command =
         QString::fromLocal8Bit(qgetenv("BUZZ_BENCH_RELAY_WRAPPER")).split(u' ', Qt::SkipEmptyParts);
     command << QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
-    return startRelayProcess(relay, command);
+    // The store is chosen here, never inherited from the caller's environment.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("BUZZ_RELAY_DATA_DIR"));
+    environment.remove(QStringLiteral("BUZZ_DATA_DIR")); // retired: the relay refuses to start
+    const QStringList arguments =
+        dataDir ? QStringList {QStringLiteral("--data"), *dataDir} : QStringList {};
+    return startRelayProcess(relay, command, arguments, environment);
 }
 
-void printGroupSize(quint16 port, const char *name)
+void printGroupSize(quint16 port, const std::string &name)
 {
     const double groups = metricValue(port, "buzz_commit_groups_total");
     const double members = metricValue(port, "buzz_commit_group_members_total");
-    printBench(name, groups > 0 ? members / groups : 0, "events", "-", nullptr, 0, 0);
+    printBench(name.c_str(), groups > 0 ? members / groups : 0, "events", "-", nullptr, 0, 0);
+}
+
+// A directory for an on-disk store: under TMPDIR unless BUZZ_BENCH_DATA_DIR names a parent. Says
+// where it is and warns when that is a tmpfs (memory, not the disk the figure is about).
+std::unique_ptr<QTemporaryDir> diskDirectory()
+{
+    const QString parent = qEnvironmentVariableIsSet("BUZZ_BENCH_DATA_DIR")
+        ? qEnvironmentVariable("BUZZ_BENCH_DATA_DIR")
+        : QDir::tempPath();
+    auto dir = std::make_unique<QTemporaryDir>(parent + QStringLiteral("/relay-bench-XXXXXX"));
+    if (!dir->isValid())
+        return nullptr;
+    struct statfs info
+    {
+    };
+    constexpr long kTmpfsMagic = 0x01021994;
+    const bool memory = statfs(dir->path().toLocal8Bit().constData(), &info) == 0
+        && long(info.f_type) == kTmpfsMagic;
+    std::fprintf(stderr, "relay_bench: on-disk store under %s%s\n", qPrintable(dir->path()),
+                 memory ? " (WARNING: a tmpfs, set BUZZ_BENCH_DATA_DIR to a disk)" : "");
+    return dir;
 }
 
 // Keep a window of events in flight per connection, like a busy client.
@@ -158,10 +196,12 @@ constexpr int kWindow = 64;
 
 // The measured figure: the lean client (WsLoadClient, one blocking thread per connection) frames
 // every event before the clock starts, so as much of the two cores as possible goes to the relay.
-double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnection)
+// `dataDir`: the relay's --data (on disk, synchronous=FULL); nullopt: its in-memory store.
+double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnection,
+                    const std::string &prefix, const std::optional<QString> &dataDir)
 {
     QProcess relay;
-    const quint16 port = startBenchRelay(relay);
+    const quint16 port = startBenchRelay(relay, dataDir);
     if (port == 0)
         return 0;
     const std::string url = "ws://127.0.0.1:" + std::to_string(port);
@@ -193,8 +233,8 @@ double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnecti
     if (rejected || failed)
         std::fprintf(stderr, "relay_bench: %d events rejected%s\n", rejected,
                      failed ? ", a connection failed" : "");
-    printThreadCpu(cpuBefore, threadCpuSeconds(relay.processId()), acknowledged);
-    printGroupSize(port, "relay_ws_ingest_events_per_commit");
+    printThreadCpu(prefix, cpuBefore, threadCpuSeconds(relay.processId()), acknowledged);
+    printGroupSize(port, prefix + "_events_per_commit");
     clients.clear();
     relay.terminate();
     relay.waitForFinished(10000);
@@ -276,23 +316,66 @@ Percentiles measure(HttpTestClient &http, const std::function<std::string()> &bo
 
 // Fills the store through the engine (every event verified and committed like a client's) until it
 // holds `target` rows: channel messages across 20 channels, and a canvas revision every 50 rows.
-void fillStore(RelayTestFixture &relay, const TestIdentity &owner,
-               const std::vector<std::string> &channels, int from, int target)
+// Many writers at once, as many clients would be: on disk each group commit waits for its fsync.
+// Returns the canonical JSON bytes of the events it stored.
+std::uint64_t fillStore(RelayTestFixture &relay, const TestIdentity &owner,
+                        const std::vector<std::string> &channels, int from, int target)
 {
     const std::int64_t now = relay.now();
     std::vector<int> indexes(std::size_t(target - from));
     std::iota(indexes.begin(), indexes.end(), from);
-    QtConcurrent::blockingMap(indexes, [&](int &i) {
+    std::atomic<std::uint64_t> jsonBytes {0};
+    QThreadPool writers;
+    writers.setMaxThreadCount(64);
+    QtConcurrent::blockingMap(&writers, indexes, [&](int &i) {
         const std::string &channel = channels[std::size_t(i) % channels.size()];
         const std::int64_t createdAt = now - 800 + (i % 800);
         const bool canvas = i % 50 == 0;
         const auto event = owner.sign(canvas ? 40100 : 9, createdAt, {{"h", channel}},
                                       canvas ? "# canvas revision " + std::to_string(i)
                                              : "message " + std::to_string(i));
-        relay.engine().ingest(
+        const auto result = relay.engine().ingest(
             event,
             RequestContext {RelayServer::kDefaultCommunity, owner.pubkey(), Transport::Http});
+        if (result.accepted())
+            jsonBytes.fetch_add(event.toJson().size(), std::memory_order_relaxed);
     });
+    return jsonBytes.load();
+}
+
+struct StoreSize
+{
+    double bytes = 0; // page_count × page_size: the database with every WAL frame applied
+    double events = 0; // rows in events
+};
+
+// Read from a connection of its own, so it is what a reopened store would hold.
+StoreSize storeSize(const QString &dataDir)
+{
+    StoreSize size;
+    sqlite3 *db = nullptr;
+    const QByteArray path = (dataDir + QStringLiteral("/relay.sqlite3")).toLocal8Bit();
+    if (sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        const auto single = [db](const char *sql) {
+            sqlite3_stmt *statement = nullptr;
+            double value = 0;
+            if (sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) == SQLITE_OK
+                && sqlite3_step(statement) == SQLITE_ROW)
+                value = sqlite3_column_double(statement, 0);
+            sqlite3_finalize(statement);
+            return value;
+        };
+        size.bytes = single("PRAGMA page_count") * single("PRAGMA page_size");
+        size.events = single("SELECT count(*) FROM events");
+    }
+    sqlite3_close_v2(db);
+    const auto fileSize = [&](const char *suffix) {
+        return double(
+            QFileInfo(dataDir + QStringLiteral("/relay.sqlite3") + QLatin1String(suffix)).size());
+    };
+    std::fprintf(stderr, "relay_bench: %.0f events, database %.1f MB (file %.1f MB, WAL %.1f MB)\n",
+                 size.events, size.bytes / 1e6, fileSize("") / 1e6, fileSize("-wal") / 1e6);
+    return size;
 }
 
 // The store's share: the same notes ingested in process on one thread (verify + checks + one
@@ -328,23 +411,33 @@ int main(int argc, char *argv[])
     const double verifyRate = bareVerifyRate(anchorEvents);
     printBench("relay_verify_single_core", verifyRate, "events/s", "-", nullptr, 0, 0);
 
-    // --ingest-only: just the anchor and the WebSocket ingest figure (for profiling the relay).
+    // --ingest-only: just the anchor and the WebSocket ingest figures (for profiling the relay).
     const bool ingestOnly = app.arguments().contains(QStringLiteral("--ingest-only"));
     const std::vector<TestIdentity> writers(4);
     const double engine = engineIngestRate(writers.front(), 5000);
     printBench("relay_engine_ingest_1thread", engine, "events/s", "-", "verify_single_core",
                verifyRate, engine / verifyRate);
-    const double ingest = wsIngestRate(writers, 5000);
-    printBench("relay_ws_ingest_4conn", ingest, "events/s", ">= 0.6x verify", "verify_single_core",
-               verifyRate, ingest / verifyRate);
+    const auto ingestDir = diskDirectory();
+    if (!ingestDir)
+        return 1;
+    const double onDisk = wsIngestRate(writers, 5000, "relay_ws_ingest_disk", ingestDir->path());
+    printBench("relay_ws_ingest_4conn_disk", onDisk, "events/s", ">= 0.8x verify",
+               "verify_single_core", verifyRate, onDisk / verifyRate);
+    const double inMemory = wsIngestRate(writers, 5000, "relay_ws_ingest_memory", std::nullopt);
+    printBench("relay_ws_ingest_4conn_memory", inMemory, "events/s", "-", "verify_single_core",
+               verifyRate, inMemory / verifyRate);
     if (ingestOnly)
         return 0;
     const double ingestQt = wsIngestRateQtClient(writers, 5000);
     printBench("relay_ws_ingest_4conn_qt_client", ingestQt, "events/s", "-", "verify_single_core",
                verifyRate, ingestQt / verifyRate);
 
+    const auto storeDir = diskDirectory();
+    if (!storeDir)
+        return 1;
     RelayTestFixture::Options options;
     options.systemClock = true;
+    options.dataDir = storeDir->path().toStdString();
     RelayTestFixture relay(options);
     TestIdentity owner;
     std::vector<std::string> channels;
@@ -364,11 +457,18 @@ int main(int argc, char *argv[])
     };
 
     int stored = 0;
+    std::uint64_t jsonBytes = 0;
     for (const int target : {10000, 200000}) {
-        fillStore(relay, owner, channels, stored, target);
+        jsonBytes += fillStore(relay, owner, channels, stored, target);
         stored = target;
         const std::string size =
             target >= 1000 ? std::to_string(target / 1000) + "k" : std::to_string(target);
+        const StoreSize store = storeSize(storeDir->path());
+        const double perEvent = store.events > 0 ? store.bytes / store.events : 0;
+        const double jsonPerEvent = double(jsonBytes) / double(target);
+        printBench(("relay_store_bytes_per_event_" + size).c_str(), perEvent, "B",
+                   target == 200000 ? "<= 2x json" : "-", "canonical_json_bytes", jsonPerEvent,
+                   perEvent / jsonPerEvent);
         const auto head = measure(http, headRead, 400);
         const auto page = measure(http, historyPage, 200);
         const std::string headName = "relay_query_head_" + size;

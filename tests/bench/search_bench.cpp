@@ -97,7 +97,9 @@ struct Stored
     std::int64_t createdAt;
 };
 
-bool populate(store::Database &database, int count, std::vector<Stored> &sample)
+// `jsonBytes` receives the canonical JSON bytes of the events written.
+bool populate(store::Database &database, int count, std::vector<Stored> &sample,
+              std::uint64_t &jsonBytes)
 {
     std::mt19937_64 random(42);
     std::vector<std::string> authors;
@@ -156,6 +158,7 @@ bool populate(store::Database &database, int count, std::vector<Stored> &sample)
             }
             event.sig = hex(random, 128);
             stored.json = event.toJson();
+            jsonBytes += stored.json.size();
             stored.community = kCommunity;
             stored.channel = channel;
             if (rows.insertEvent(stored, std::nullopt, event.createdAt, std::nullopt)
@@ -186,14 +189,29 @@ void run(int count, const char *label)
         return;
     }
     std::vector<Stored> sample;
+    std::uint64_t jsonBytes = 0;
     auto start = Clock::now();
-    if (!populate(*database, count, sample)) {
+    if (!populate(*database, count, sample, jsonBytes)) {
         std::fprintf(stderr, "populate failed\n");
         return;
     }
     const double insertSec = msSince(start) / 1000.0;
     bench((std::string("search_insert_rate_") + label).c_str(), count / insertSec, "events/s", "-",
           "-", "-");
+    {
+        // The whole store (rows, indexes, full-text index) with every WAL frame applied.
+        store::ConnectionLease lease = database->leaseWriterConnection();
+        auto pages = lease.connection().prepare("PRAGMA page_count");
+        auto pageSize = lease.connection().prepare("PRAGMA page_size");
+        const double bytes = pages.step() && pageSize.step()
+            ? double(pages.int64(0)) * double(pageSize.int64(0))
+            : 0;
+        const double json = double(jsonBytes) / count;
+        bench((std::string("search_store_mb_") + label).c_str(), bytes / 1e6, "MB", "-", "-", "-");
+        bench((std::string("search_store_bytes_per_event_") + label).c_str(), bytes / count, "B",
+              "-", "canonical_json_bytes " + std::to_string(json),
+              std::to_string(bytes / count / json) + "x");
+    }
 
     routing::WriterOnlyRouter router(*database);
     search::SearchService service(*database, router);
