@@ -39,6 +39,21 @@ public:
         }
         return out + ")";
     }
+    // Ids and pubkeys are stored as the bytes of their hex (store::HexKey): hex_key() turns each
+    // bound hex value into them once per statement, so the comparison still searches an index.
+    std::string keyParam(const std::string &hex) { return "hex_key(" + param(hex) + ")"; }
+    std::string keyList(const std::vector<std::string> &values)
+    {
+        if (values.size() == 1)
+            return " = " + keyParam(values.front());
+        std::string out = " IN (";
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (i)
+                out += ", ";
+            out += keyParam(values[i]);
+        }
+        return out + ")";
+    }
 
 private:
     FilterSql::Plan &m_plan;
@@ -94,7 +109,7 @@ FilterSql::Plan FilterSql::build(const nostr::Filter &filter, const std::string 
         const std::string &root = filter.tags.at('e').front();
         from = " FROM thread_metadata t JOIN events e ON e.community = t.community AND e.id = "
                "t.event_id";
-        where = " WHERE t.community = " + communityParam + " AND t.root_id = " + b.param(root)
+        where = " WHERE t.community = " + communityParam + " AND t.root_id = " + b.keyParam(root)
             + " AND t.depth <= " + b.param(static_cast<std::int64_t>(*filter.depthLimit))
             + " AND e.deleted_at IS NULL";
         order = " ORDER BY t.created_at ASC, t.event_id ASC";
@@ -121,9 +136,9 @@ FilterSql::Plan FilterSql::build(const nostr::Filter &filter, const std::string 
     if (filter.kinds)
         where += " AND e.kind" + b.inList(*filter.kinds);
     if (filter.ids)
-        where += " AND e.id" + b.inList(*filter.ids);
+        where += " AND e.id" + b.keyList(*filter.ids);
     if (filter.authors)
-        where += " AND e.pubkey" + b.inList(*filter.authors);
+        where += " AND e.pubkey" + b.keyList(*filter.authors);
     for (const auto &[name, values] : filter.tags) {
         if (name == 'h' || (mode == Mode::Thread && name == 'e'))
             continue;
@@ -138,14 +153,14 @@ FilterSql::Plan FilterSql::build(const nostr::Filter &filter, const std::string 
     if (filter.afterId && filter.since) {
         const std::string since = b.param(*filter.since);
         where += " AND (e.created_at > " + since + " OR (e.created_at = " + since + " AND e.id > "
-            + b.param(*filter.afterId) + "))";
+            + b.keyParam(*filter.afterId) + "))";
     } else if (filter.since) {
         where += " AND e.created_at >= " + b.param(*filter.since);
     }
     if (filter.beforeId && filter.until) {
         const std::string until = b.param(*filter.until);
         where += " AND (e.created_at < " + until + " OR (e.created_at = " + until + " AND e.id > "
-            + b.param(*filter.beforeId) + "))";
+            + b.keyParam(*filter.beforeId) + "))";
     } else if (filter.until) {
         where += " AND e.created_at <= " + b.param(*filter.until);
     }

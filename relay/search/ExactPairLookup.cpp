@@ -105,16 +105,17 @@ std::vector<EventPair> ExactPairLookup::distinct(std::span<const EventPair> pair
 
 std::string ExactPairLookup::pairSql(Deleted deleted)
 {
-    // json_each as the outer loop, pinned by CROSS JOIN: every pair is one SEARCH of
-    // events_by_time (created_at=? AND id=?). Not a VALUES list: once the table has ANALYZE
-    // statistics SQLite puts a Bloom filter on a VALUES join, built by scanning all of events.
-    // Each pair is one string, the 64-hex id then the decimal created_at, so splitting it costs
-    // two substr calls rather than a JSON parse per pair.
+    // json_each as the outer loop, pinned by CROSS JOIN: every pair is one SEARCH of events_by_id
+    // (community=? AND id=?), then the row's created_at must equal the pair's (a wrong-timestamp
+    // hit is omitted). Not a VALUES list: once the table has ANALYZE statistics SQLite puts a Bloom
+    // filter on a VALUES join, built by scanning all of events. Each pair is one string, the
+    // 64-hex id then the decimal created_at, so splitting it costs two substr calls rather than a
+    // JSON parse per pair.
     std::string sql = "SELECT ";
     sql += store::EventReader::kEventColumns;
-    sql += ", p.key FROM json_each(?2) p CROSS JOIN events e INDEXED BY events_by_time"
-           " ON e.created_at = CAST(substr(p.value, 65) AS INTEGER)"
-           " AND e.id = substr(p.value, 1, 64) WHERE e.community = ?1";
+    sql += ", p.key FROM json_each(?2) p CROSS JOIN events e INDEXED BY events_by_id"
+           " ON e.community = ?1 AND e.id = hex_key(substr(p.value, 1, 64))"
+           " WHERE e.created_at = CAST(substr(p.value, 65) AS INTEGER)";
     if (deleted == Deleted::Omit)
         sql += " AND e.deleted_at IS NULL";
     return sql;
@@ -125,7 +126,7 @@ std::string ExactPairLookup::idSql()
     std::string sql = "SELECT ";
     sql += store::EventReader::kEventColumns;
     sql += ", w.key FROM json_each(?2) w CROSS JOIN events e INDEXED BY events_by_id"
-           " ON e.community = ?1 AND e.id = w.value WHERE e.deleted_at IS NULL";
+           " ON e.community = ?1 AND e.id = hex_key(w.value) WHERE e.deleted_at IS NULL";
     return sql;
 }
 

@@ -16,9 +16,11 @@ class SqliteConnection;
 namespace buzz::relay::search {
 
 // The bounded exact-pair lookup on one connection: at most kMaxPairs distinct (id, created_at)
-// pairs, joined against `events` through events_by_time (created_at, id), so the statement only
-// ever searches that index — never a scan of events (nor a Bloom filter built by one). Also the
-// ID-only batch lookup (events_by_id) for callers that have no timestamps.
+// pairs, joined against `events` through events_by_id (community, id) with the created_at checked
+// on the row, so the statement only ever searches that index — never a scan of events (nor a
+// Bloom filter built by one). An id names one row per community, so the pair adds no selectivity
+// an index on (created_at, id) could use. Also the ID-only batch lookup for callers that have no
+// timestamps.
 class ExactPairLookup
 {
 public:

@@ -1,5 +1,6 @@
 #include "relay/search/SearchIndex.h"
 
+#include "relay/store/HexKey.h"
 #include "relay/store/SqliteConnection.h"
 
 #include <nlohmann/json.hpp>
@@ -12,20 +13,21 @@ enum Parameter { kMatch = 1, kCommunity, kChannels, kKinds, kAuthors, kSince, kU
 
 std::string SearchIndex::sqlFor(const Query &query)
 {
-    // UNINDEXED columns filter the matched rows; bm25 (`rank`) orders them.
-    std::string sql = "SELECT f.id, f.created_at FROM search_fts f WHERE f.search_fts MATCH ?1 "
-                      "AND f.community = ?2 AND ";
+    // Every match is joined to its row (CROSS JOIN keeps the full-text match the outer loop, one
+    // rowid lookup per match), whose columns scope it; bm25 (`rank`) orders them.
+    std::string sql = "SELECT e.id, e.created_at FROM search_fts f CROSS JOIN events e ON "
+                      "e.rowid = f.rowid WHERE f.search_fts MATCH ?1 AND e.community = ?2 AND ";
     sql += query.includeGlobal
-        ? "(f.channel IS NULL OR f.channel IN (SELECT value FROM json_each(?3)))"
-        : "f.channel IN (SELECT value FROM json_each(?3))";
+        ? "(e.channel IS NULL OR e.channel IN (SELECT value FROM json_each(?3)))"
+        : "e.channel IN (SELECT value FROM json_each(?3))";
     if (query.kinds)
-        sql += " AND f.kind IN (SELECT value FROM json_each(?4))";
+        sql += " AND e.kind IN (SELECT value FROM json_each(?4))";
     if (query.authors)
-        sql += " AND f.pubkey IN (SELECT value FROM json_each(?5))";
+        sql += " AND e.pubkey IN (SELECT hex_key(value) FROM json_each(?5))";
     if (query.since)
-        sql += " AND f.created_at >= ?6";
+        sql += " AND e.created_at >= ?6";
     if (query.until)
-        sql += " AND f.created_at <= ?7";
+        sql += " AND e.created_at <= ?7";
     sql += " ORDER BY f.rank LIMIT ?8";
     return sql;
 }
@@ -57,7 +59,7 @@ SearchIndex::Hits SearchIndex::search(store::SqliteConnection &connection, const
     select.bind(kLimit, static_cast<std::int64_t>(query.limit));
     hits.pairs.reserve(static_cast<std::size_t>(std::max(0, query.limit)));
     while (select.step())
-        hits.pairs.push_back(EventPair {std::string(select.text(0)), select.int64(1)});
+        hits.pairs.push_back(EventPair {store::HexKey::hex(select.blob(0)), select.int64(1)});
     hits.ok = select.ok();
     hits.sqliteCode = select.resultCode();
     return hits;

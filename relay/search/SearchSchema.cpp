@@ -14,13 +14,15 @@ namespace buzz::relay::search {
 
 namespace {
 constexpr std::array kIndexedKinds = {0, 1, 9, 40002, 40003, 40100, 45001, 45003};
-constexpr const char *kIndexedKindList = "(0, 1, 9, 40002, 40003, 40100, 45001, 45003)";
 // 2: inserts queue their rowid in search_pending and the queue is indexed once per transaction
 // (flushPending) rather than by a trigger per row.
-constexpr const char *kIndexVersion = "2";
+// 3: external content: the index keeps only its terms and reads text from events (through the
+// search_source view), instead of a second copy of every searchable row's text and columns.
+constexpr const char *kIndexVersion = "3";
 
 // Kind 0 content is JSON: its display_name, name and nip05 values are appended as plain words so
 // a name search tokenises them like any text (reference §3.7). Invalid JSON is indexed as is.
+// Deterministic: a soft delete must hand FTS5 exactly the text that was indexed.
 std::string bodyExpression(const char *row)
 {
     const std::string r(row);
@@ -48,45 +50,53 @@ std::string schemaSql()
     // writer runs each ingest under its own savepoint (group commit): indexing inside the savepoint
     // would write a segment per event. So an insert only queues its rowid (a rolled-back savepoint
     // takes its queue entries with it) and flushPending indexes the queue in one go.
+    //
+    // External content: FTS5 keeps the terms only; the text stays in events. Removing a row from
+    // the index needs the text it was indexed with (the 'delete' command), which the soft-deleted
+    // row still holds; a row still queued was never indexed and only leaves the queue. The view
+    // holds exactly the indexed rows (live, searchable kind, not queued), so what FTS5 reads back
+    // from it (a full scan, 'rebuild', 'integrity-check') agrees with the index.
     return std::string(R"SQL(
-CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
-    body, id UNINDEXED, created_at UNINDEXED, community UNINDEXED, channel UNINDEXED,
-    kind UNINDEXED, pubkey UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
 CREATE TABLE IF NOT EXISTS search_pending (event_rowid INTEGER PRIMARY KEY);
-DROP TRIGGER IF EXISTS search_fts_on_insert;
+CREATE VIEW IF NOT EXISTS search_source (event_rowid, body) AS
+    SELECT e.rowid, )SQL")
+        + bodyExpression("e") + " FROM events e WHERE (" + indexedKindTest("e.kind")
+        + R"SQL() AND e.deleted_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM search_pending p WHERE p.event_rowid = e.rowid);
+CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+    body, content = 'search_source', content_rowid = 'event_rowid',
+    tokenize = 'unicode61 remove_diacritics 2');
 DROP TRIGGER IF EXISTS search_pending_on_insert;
 CREATE TRIGGER search_pending_on_insert AFTER INSERT ON events
-WHEN ()SQL")
+WHEN ()SQL"
         + indexedKindTest("new.kind") + R"SQL() AND new.deleted_at IS NULL BEGIN
     INSERT OR IGNORE INTO search_pending (event_rowid) VALUES (new.rowid);
 END;
-DROP TRIGGER IF EXISTS search_fts_on_soft_delete;
-CREATE TRIGGER IF NOT EXISTS search_on_soft_delete AFTER UPDATE OF deleted_at ON events
-WHEN old.deleted_at IS NULL AND new.deleted_at IS NOT NULL BEGIN
-    DELETE FROM search_pending WHERE event_rowid = new.rowid;
-    DELETE FROM search_fts WHERE rowid = new.rowid;
+DROP TRIGGER IF EXISTS search_on_soft_delete;
+CREATE TRIGGER search_on_soft_delete AFTER UPDATE OF deleted_at ON events
+WHEN old.deleted_at IS NULL AND new.deleted_at IS NOT NULL AND ()SQL"
+        + indexedKindTest("old.kind") + R"SQL() BEGIN
+    INSERT INTO search_fts (search_fts, rowid, body)
+        SELECT 'delete', old.rowid, )SQL"
+        + bodyExpression("old") + R"SQL(
+        WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE event_rowid = old.rowid);
+    DELETE FROM search_pending WHERE event_rowid = old.rowid;
 END;
 )SQL";
 }
 
 std::string indexPendingSql()
 {
-    return "INSERT INTO search_fts (rowid, body, id, created_at, community, channel, kind, pubkey) "
-           "SELECT e.rowid, "
-        + bodyExpression("e")
-        + ", e.id, e.created_at, e.community, e.channel, e.kind, e.pubkey FROM search_pending p "
-          "JOIN events e ON e.rowid = p.event_rowid WHERE e.deleted_at IS NULL ORDER BY "
-          "p.event_rowid";
+    return "INSERT INTO search_fts (rowid, body) SELECT e.rowid, " + bodyExpression("e")
+        + " FROM search_pending p JOIN events e ON e.rowid = p.event_rowid WHERE e.deleted_at IS "
+          "NULL ORDER BY p.event_rowid";
 }
 
 std::string backfillSql()
 {
-    return "INSERT INTO search_fts (rowid, body, id, created_at, community, channel, kind, pubkey) "
-           "SELECT e.rowid, "
-        + bodyExpression("e")
-        + ", e.id, e.created_at, e.community, e.channel, e.kind, e.pubkey FROM events e "
-          "WHERE e.kind IN "
-        + kIndexedKindList + " AND e.deleted_at IS NULL";
+    return "INSERT INTO search_fts (rowid, body) SELECT e.rowid, " + bodyExpression("e")
+        + " FROM events e WHERE (" + indexedKindTest("e.kind")
+        + ") AND e.deleted_at IS NULL ORDER BY e.rowid";
 }
 } // namespace
 
@@ -127,12 +137,14 @@ bool SearchSchema::apply(store::SqliteConnection &connection)
     }
     if (indexed)
         return connection.exec(schemaSql().c_str());
-    // First time on this database: table, triggers and the rows written before them, atomically.
+    // First time on this database, or an index of another version: table, triggers and the rows
+    // written before them, atomically.
     if (!connection.exec("SAVEPOINT search_schema"))
         return false;
-    const bool ok = connection.exec(schemaSql().c_str())
-        && connection.exec("DELETE FROM search_fts")
-        && connection.exec("DELETE FROM search_pending") && connection.exec(backfillSql().c_str())
+    const bool ok = connection.exec("DROP TABLE IF EXISTS search_fts")
+        && connection.exec("DROP VIEW IF EXISTS search_source")
+        && connection.exec(schemaSql().c_str()) && connection.exec("DELETE FROM search_pending")
+        && connection.exec(backfillSql().c_str())
         && connection.exec((std::string("INSERT OR REPLACE INTO relay_meta (key, value) VALUES "
                                         "('search_index_version', '")
                             + kIndexVersion + "')")

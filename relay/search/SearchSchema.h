@@ -1,8 +1,6 @@
 #pragma once
 
 #include <cstdint>
-
-#include <cstdint>
 #include <string_view>
 
 namespace buzz::relay::store {
@@ -21,8 +19,8 @@ namespace buzz::relay::search {
 class SearchSchema
 {
 public:
-    // FTS table name; each row is (body, id, created_at, community, channel, kind, pubkey) with
-    // rowid = the events rowid, so the signed created_at travels with every hit.
+    // FTS table name: terms of `body` with rowid = the events rowid; a query joins events for the
+    // id, the signed created_at and the scope of every hit.
     static constexpr const char *kTable = "search_fts";
 
     // Creates the table and triggers if missing and indexes rows that predate them (a writer

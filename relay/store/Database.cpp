@@ -331,10 +331,8 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
     database->m_writer = SqliteConnection::open(uri, SqliteConnection::Role::Writer, error);
     if (!database->m_writer)
         return nullptr;
-    if (!Schema::apply(*database->m_writer, database->m_extensions)) {
-        error = "schema: " + database->m_writer->lastError();
+    if (!Schema::apply(*database->m_writer, database->m_extensions, &error))
         return nullptr;
-    }
     for (const auto &extension : database->m_extensions) {
         if (!extension->attachWriter(*database->m_writer)) {
             error = "schema: " + database->m_writer->lastError();

@@ -1,6 +1,9 @@
 #include "relay/store/EventReader.h"
 
+#include "relay/store/HexKey.h"
 #include "relay/store/SqliteConnection.h"
+
+#include "net/nostr/CanonicalJson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,17 +64,36 @@ model::ChannelMember rowToMember(const Statement &row)
 StoredEvent EventReader::rowToStoredEvent(const Statement &row, int c)
 {
     StoredEvent stored;
-    stored.json = row.text(c);
-    stored.community = row.text(c + 1);
-    stored.channel = row.optionalText(c + 2);
+    stored.community = row.text(c);
+    stored.channel = row.optionalText(c + 1);
     nostr::Event &event = stored.event;
-    event.id = row.text(c + 3);
-    event.pubkey = row.text(c + 4);
-    event.createdAt = row.int64(c + 5);
-    event.kind = static_cast<int>(row.int64(c + 6));
-    event.tags = parseTags(row.text(c + 7));
-    event.content = row.text(c + 8);
-    event.sig = row.text(c + 9);
+    event.id = HexKey::hex(row.blob(c + 2));
+    event.pubkey = HexKey::hex(row.blob(c + 3));
+    event.createdAt = row.int64(c + 4);
+    event.kind = static_cast<int>(row.int64(c + 5));
+    const std::string_view tags = row.text(c + 6);
+    event.tags = parseTags(tags);
+    event.content = row.text(c + 7);
+    event.sig = HexKey::hex(row.blob(c + 8));
+
+    // Event::toJson's layout; the tags column holds the tags exactly as it serialises them.
+    std::string &json = stored.json;
+    json.reserve(event.content.size() + event.content.size() / 8 + tags.size() + 300);
+    json += "{\"id\":\"";
+    json += event.id;
+    json += "\",\"pubkey\":\"";
+    json += event.pubkey;
+    json += "\",\"created_at\":";
+    json += std::to_string(event.createdAt);
+    json += ",\"kind\":";
+    json += std::to_string(event.kind);
+    json += ",\"tags\":";
+    json += tags;
+    json += ",\"content\":";
+    nostr::appendJsonString(json, event.content);
+    json += ",\"sig\":\"";
+    json += event.sig;
+    json += "\"}";
     return stored;
 }
 
@@ -81,8 +103,11 @@ std::optional<EventReader::Found> EventReader::findById(const std::string &commu
     auto select =
         m_connection.prepare(std::string("SELECT ") + kEventColumns
                              + ", e.deleted_at FROM events e WHERE e.community = ?1 AND e.id = ?2");
+    const auto key = HexKey::decode<32>(id);
+    if (!key)
+        return std::nullopt;
     select.bindStatic(1, community);
-    select.bindStatic(2, id);
+    select.bindBlobStatic(2, key->data(), key->size());
     if (!select.step())
         return std::nullopt;
     return Found {rowToStoredEvent(select), select.optionalInt64(kEventColumnCount)};
@@ -92,16 +117,11 @@ std::optional<EventReader::Found> EventReader::findByExactPair(const std::string
                                                                const std::string &id,
                                                                std::int64_t createdAt)
 {
-    auto select =
-        m_connection.prepare(std::string("SELECT ") + kEventColumns
-                             + ", e.deleted_at FROM events e INDEXED BY events_by_time "
-                               "WHERE e.created_at = ?2 AND e.id = ?3 AND e.community = ?1");
-    select.bindStatic(1, community);
-    select.bind(2, createdAt);
-    select.bindStatic(3, id);
-    if (!select.step())
+    // The id names at most one row of a community; its created_at must match too.
+    auto found = findById(community, id);
+    if (!found || found->stored.event.createdAt != createdAt)
         return std::nullopt;
-    return Found {rowToStoredEvent(select), select.optionalInt64(kEventColumnCount)};
+    return found;
 }
 
 std::optional<EventReader::Head> EventReader::canvasHead(const std::string &community,
@@ -115,7 +135,7 @@ std::optional<EventReader::Head> EventReader::canvasHead(const std::string &comm
     select.bindStatic(2, channel);
     if (!select.step())
         return std::nullopt;
-    return Head {std::string(select.text(0)), select.int64(1)};
+    return Head {HexKey::hex(select.blob(0)), select.int64(1)};
 }
 
 std::optional<EventReader::Head>
@@ -130,13 +150,16 @@ EventReader::liveReplaceable(const std::string &community, int kind, const std::
             "SELECT id, created_at FROM events WHERE community = ?1 AND kind = ?2 AND pubkey = ?3 "
             "AND deleted_at IS NULL ORDER BY created_at DESC, id ASC LIMIT 1");
     select.bindStatic(1, community);
+    const auto key = HexKey::decode<32>(pubkey);
+    if (!key)
+        return std::nullopt;
     select.bind(2, kind);
-    select.bindStatic(3, pubkey);
+    select.bindBlobStatic(3, key->data(), key->size());
     if (dTag)
         select.bindStatic(4, *dTag);
     if (!select.step())
         return std::nullopt;
-    return Head {std::string(select.text(0)), select.int64(1)};
+    return Head {HexKey::hex(select.blob(0)), select.int64(1)};
 }
 
 std::optional<model::Channel> EventReader::channel(const std::string &community,
@@ -214,11 +237,14 @@ std::optional<model::ThreadLink> EventReader::threadLink(const std::string &comm
 {
     auto select = m_connection.prepare("SELECT root_id, parent_id, depth FROM thread_metadata "
                                        "WHERE community = ?1 AND event_id = ?2");
+    const auto key = HexKey::decode<32>(eventId);
+    if (!key)
+        return std::nullopt;
     select.bindStatic(1, community);
-    select.bindStatic(2, eventId);
+    select.bindBlobStatic(2, key->data(), key->size());
     if (!select.step())
         return std::nullopt;
-    return model::ThreadLink {std::string(select.text(0)), std::string(select.text(1)),
+    return model::ThreadLink {HexKey::hex(select.blob(0)), HexKey::hex(select.blob(1)),
                               static_cast<int>(select.int64(2))};
 }
 

@@ -21,9 +21,11 @@ class EventReader
 {
 public:
     // The column list every event SELECT uses, in the order rowToStoredEvent() reads it.
-    static constexpr const char *kEventColumns = "e.json, e.community, e.channel, e.id, e.pubkey, "
+    static constexpr const char *kEventColumns = "e.community, e.channel, e.id, e.pubkey, "
                                                  "e.created_at, e.kind, e.tags, e.content, e.sig";
-    static constexpr int kEventColumnCount = 10;
+    static constexpr int kEventColumnCount = 9;
+    // The event and its wire JSON, rebuilt from the stored fields exactly as Event::toJson wrote
+    // it at ingest (the row keeps no second copy).
     static StoredEvent rowToStoredEvent(const Statement &row, int firstColumn = 0);
 
     struct Found

@@ -2,6 +2,7 @@
 
 #include "net/nostr/CanonicalJson.h"
 #include "relay/store/ChangeRecord.h"
+#include "relay/store/HexKey.h"
 #include "relay/store/SqliteConnection.h"
 
 #include <algorithm>
@@ -72,36 +73,41 @@ RowWriter::InsertOutcome RowWriter::insertEvent(const StoredEvent &stored,
                                                 const std::optional<model::ThreadLink> &thread)
 {
     const nostr::Event &event = stored.event;
+    const auto id = HexKey::decode<32>(event.id);
+    const auto pubkey = HexKey::decode<32>(event.pubkey);
+    const auto sig = HexKey::decode<64>(event.sig);
+    if (!id || !pubkey || !sig)
+        return InsertOutcome::Failed; // verified events always carry the wire form
     const std::string tags = tagsJson(event.tags);
     auto insert = m_connection.prepare(
-        "INSERT INTO events (community, id, pubkey, created_at, kind, tags, content, sig, json, "
-        "channel, d_tag, "
-        "received_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
+        "INSERT INTO events (community, id, created_at, kind, pubkey, channel, d_tag, "
+        "received_at, sig, tags, content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
         "ON CONFLICT (community, id) DO NOTHING");
     if (!insert.valid())
         return InsertOutcome::Failed;
     insert.bindStatic(1, stored.community);
-    insert.bindStatic(2, event.id);
-    insert.bindStatic(3, event.pubkey);
-    insert.bind(4, event.createdAt);
-    insert.bind(5, event.kind);
-    insert.bindStatic(6, tags);
-    insert.bindStatic(7, event.content);
-    insert.bindStatic(8, event.sig);
-    insert.bindStatic(9, stored.json);
-    insert.bind(10, stored.channel);
-    insert.bind(11, dTag);
-    insert.bind(12, receivedAt);
+    insert.bindBlobStatic(2, id->data(), id->size());
+    insert.bind(3, event.createdAt);
+    insert.bind(4, event.kind);
+    insert.bindBlobStatic(5, pubkey->data(), pubkey->size());
+    insert.bind(6, stored.channel);
+    insert.bind(7, dTag);
+    insert.bind(8, receivedAt);
+    insert.bindBlobStatic(9, sig->data(), sig->size());
+    insert.bindStatic(10, tags);
+    insert.bindStatic(11, event.content);
     if (!insert.run())
         return InsertOutcome::Failed;
     if (m_connection.changes() == 0)
         return InsertOutcome::AlreadyExists;
     const std::int64_t rowid = sqlite3_last_insert_rowid(m_connection.handle());
 
-    // Single-letter tags feed the #x filter pushdown; de-duplicated per event.
+    // Single-letter tags feed the #x filter pushdown; de-duplicated per event. Not h: a #h filter
+    // reads the resolved channel column instead.
     std::vector<std::pair<std::string_view, std::string_view>> indexed;
     for (const auto &tag : event.tags) {
-        if (tag.size() < 2 || tag[0].size() != 1 || tag[1].size() > kMaxIndexedTagValue)
+        if (tag.size() < 2 || tag[0].size() != 1 || tag[0] == "h"
+            || tag[1].size() > kMaxIndexedTagValue)
             continue;
         indexed.emplace_back(tag[0], tag[1]);
     }
@@ -118,14 +124,18 @@ RowWriter::InsertOutcome RowWriter::insertEvent(const StoredEvent &stored,
             return InsertOutcome::Failed;
     }
     if (thread) {
+        const auto root = HexKey::decode<32>(thread->rootId);
+        const auto parent = HexKey::decode<32>(thread->parentId);
+        if (!root || !parent)
+            return InsertOutcome::Failed; // resolved from stored events: always the wire form
         auto threadInsert =
             m_connection.prepare("INSERT OR IGNORE INTO thread_metadata (community, event_id, "
                                  "root_id, parent_id, depth, created_at) "
                                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
         threadInsert.bindStatic(1, stored.community);
-        threadInsert.bindStatic(2, event.id);
-        threadInsert.bindStatic(3, thread->rootId);
-        threadInsert.bindStatic(4, thread->parentId);
+        threadInsert.bindBlobStatic(2, id->data(), id->size());
+        threadInsert.bindBlobStatic(3, root->data(), root->size());
+        threadInsert.bindBlobStatic(4, parent->data(), parent->size());
         threadInsert.bind(5, thread->depth);
         threadInsert.bind(6, event.createdAt);
         if (!threadInsert.run())
@@ -142,10 +152,13 @@ RowWriter::InsertOutcome RowWriter::insertEvent(const StoredEvent &stored,
 bool RowWriter::softDelete(const std::string &community, const std::string &id,
                            std::int64_t deletedAt)
 {
+    const auto key = HexKey::decode<32>(id);
+    if (!key)
+        return true; // no stored event has that id
     auto update = m_connection.prepare("UPDATE events SET deleted_at = ?3 WHERE community = ?1 AND "
                                        "id = ?2 AND deleted_at IS NULL");
     update.bindStatic(1, community);
-    update.bindStatic(2, id);
+    update.bindBlobStatic(2, key->data(), key->size());
     update.bind(3, deletedAt);
     if (!update.run())
         return false;

@@ -1,39 +1,64 @@
 #include "relay/store/Schema.h"
 
+#include "relay/store/SchemaMigration.h"
 #include "relay/store/SqliteConnection.h"
+
+#include <cstdlib>
+#include <optional>
+#include <string>
 
 namespace buzz::relay::store {
 
 namespace {
-// Every row carries its community. Hex ids are stored as lower-case TEXT so that byte order equals
-// the wire order used by `ORDER BY created_at DESC, id ASC`.
+// Schema 2. Every row carries its community. The event is stored once, as its fields: the wire
+// JSON is rebuilt from them on read (EventReader), byte for byte what Event::toJson wrote. Ids,
+// pubkeys and signatures are BLOBs (HexKey: byte order = lower-case hex order, the wire order of
+// `ORDER BY created_at DESC, id ASC`); large columns come last so the ones the queries filter on
+// sit at the start of the record.
+//
+// Each index on events serves a query that uses it (test_store_schema proves every plan):
+//   events_by_id           (community, id)        dedupe on insert, ids filters, e-tag targets,
+//                                                 exact-pair and id hydration, soft delete
+//   events_by_kind         (community, kind, …)   kinds filters with no channel (metadata, feeds)
+//   events_by_pubkey       (community, pubkey, …) authors filters, replaceable-event lookups
+//   events_by_channel_kind (…, channel, kind, …)  canvas head and history, one-kind channel pages
+//   events_by_channel_time (…, channel, time)     channel scroll-back over many kinds
+//   events_by_address      (…, kind, pubkey, d)   addressable-event lookups (relay-signed 3900x)
+// Deleted rows leave every index but events_by_id (no read but the by-id lookups asks for them),
+// and global rows stay out of the channel indexes. No index orders all of a community by time: a
+// filter without kinds is admitted only with ids or a #p of the reader's own (AccessPolicy), which
+// events_by_id and event_tags answer.
 constexpr const char *kSchema = R"SQL(
 CREATE TABLE IF NOT EXISTS events (
     community   TEXT    NOT NULL,
-    id          TEXT    NOT NULL,
-    pubkey      TEXT    NOT NULL,
+    id          BLOB    NOT NULL,
     created_at  INTEGER NOT NULL,
     kind        INTEGER NOT NULL,
-    tags        TEXT    NOT NULL,
-    content     TEXT    NOT NULL,
-    sig         TEXT    NOT NULL,
-    json        TEXT    NOT NULL,
+    pubkey      BLOB    NOT NULL,
     channel     TEXT,
+    deleted_at  INTEGER,
     d_tag       TEXT,
     received_at INTEGER NOT NULL,
-    deleted_at  INTEGER
+    sig         BLOB    NOT NULL,
+    tags        TEXT    NOT NULL,
+    content     TEXT    NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_by_id ON events (community, id);
-CREATE INDEX IF NOT EXISTS events_by_channel_kind
-    ON events (community, channel, kind, created_at DESC, id) WHERE deleted_at IS NULL;
-CREATE INDEX IF NOT EXISTS events_by_channel_time
-    ON events (community, channel, created_at DESC, id) WHERE deleted_at IS NULL;
-CREATE INDEX IF NOT EXISTS events_by_kind ON events (community, kind, created_at DESC, id) WHERE deleted_at IS NULL;
+CREATE INDEX IF NOT EXISTS events_by_kind
+    ON events (community, kind, created_at DESC, id) WHERE deleted_at IS NULL;
 CREATE INDEX IF NOT EXISTS events_by_pubkey
     ON events (community, pubkey, kind, created_at DESC, id) WHERE deleted_at IS NULL;
-CREATE INDEX IF NOT EXISTS events_by_time ON events (created_at, id);
-CREATE INDEX IF NOT EXISTS events_by_address ON events (community, kind, pubkey, d_tag) WHERE d_tag IS NOT NULL;
+CREATE INDEX IF NOT EXISTS events_by_channel_kind
+    ON events (community, channel, kind, created_at DESC, id)
+    WHERE channel IS NOT NULL AND deleted_at IS NULL;
+CREATE INDEX IF NOT EXISTS events_by_channel_time
+    ON events (community, channel, created_at DESC, id)
+    WHERE channel IS NOT NULL AND deleted_at IS NULL;
+CREATE INDEX IF NOT EXISTS events_by_address
+    ON events (community, kind, pubkey, d_tag, created_at DESC, id)
+    WHERE d_tag IS NOT NULL AND deleted_at IS NULL;
 
+-- Tags of one letter other than h (a #h filter reads events.channel), for the #x filters.
 CREATE TABLE IF NOT EXISTS event_tags (
     event_rowid INTEGER NOT NULL,
     community   TEXT    NOT NULL,
@@ -44,9 +69,9 @@ CREATE TABLE IF NOT EXISTS event_tags (
 
 CREATE TABLE IF NOT EXISTS thread_metadata (
     community  TEXT    NOT NULL,
-    event_id   TEXT    NOT NULL,
-    root_id    TEXT    NOT NULL,
-    parent_id  TEXT    NOT NULL,
+    event_id   BLOB    NOT NULL,
+    root_id    BLOB    NOT NULL,
+    parent_id  BLOB    NOT NULL,
     depth      INTEGER NOT NULL,
     created_at INTEGER NOT NULL,
     PRIMARY KEY (community, event_id)
@@ -92,6 +117,7 @@ CREATE TABLE IF NOT EXISTS reactions (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS reactions_by_event ON reactions (community, event_id);
 
+-- What replicas replay, one record per write transaction, in LSN order.
 CREATE TABLE IF NOT EXISTS commit_log (
     lsn             INTEGER PRIMARY KEY,
     committed_at_ms INTEGER NOT NULL,
@@ -103,17 +129,74 @@ CREATE TABLE IF NOT EXISTS relay_meta (
     value TEXT NOT NULL
 );
 )SQL";
+
+// The schema version a database was written with: 0 for a new one (no events table yet), 1 for
+// one written before relay_meta carried a version.
+std::optional<int> storedVersion(SqliteConnection &connection)
+{
+    auto events =
+        connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'events'");
+    if (!events.valid())
+        return std::nullopt;
+    if (!events.step())
+        return events.ok() ? std::optional<int>(0) : std::nullopt;
+    auto meta = connection.prepare(
+        "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'relay_meta'");
+    if (!meta.valid() || !meta.step())
+        return 1;
+    auto version = connection.prepare("SELECT value FROM relay_meta WHERE key = 'schema_version'");
+    if (!version.valid())
+        return std::nullopt;
+    return version.step() ? std::atoi(std::string(version.text(0)).c_str()) : 1;
+}
 } // namespace
 
-bool Schema::apply(SqliteConnection &connection, const StoreExtensions &extensions)
+bool Schema::apply(SqliteConnection &connection, const StoreExtensions &extensions,
+                   std::string *error)
 {
-    if (!connection.exec(kSchema)
-        || !connection.exec("INSERT OR IGNORE INTO relay_meta(key, value) VALUES "
-                            "('schema_version', '1')"))
+    const std::optional<int> version = storedVersion(connection);
+    const bool migrate = version && *version > 0 && *version < kVersion;
+    const auto fail = [&](std::string message) {
+        if (error)
+            *error = std::move(message);
+        if (migrate)
+            connection.exec("ROLLBACK");
         return false;
+    };
+    if (!version)
+        return fail("schema: " + connection.lastError());
+    if (*version > kVersion)
+        return fail("relay database has schema version " + std::to_string(*version)
+                    + ", newer than this relay's " + std::to_string(kVersion)
+                    + "; run a newer relay, it is left untouched");
+    // A migration, the current schema, its version and every extension's rebuild commit together:
+    // a crash part-way leaves the old database exactly as it was.
+    if (migrate) {
+        if (!connection.exec("BEGIN IMMEDIATE"))
+            return fail("schema: " + connection.lastError());
+        if (!SchemaMigration::fromVersion(connection, *version))
+            return fail("schema migration from version " + std::to_string(*version)
+                        + " failed, the database is unchanged: " + connection.lastError());
+    }
+    if (!connection.exec(kSchema)
+        || !connection.exec(("INSERT OR REPLACE INTO relay_meta(key, value) VALUES "
+                             "('schema_version', '"
+                             + std::to_string(kVersion) + "')")
+                                .c_str()))
+        return fail("schema: " + connection.lastError());
     for (const auto &extension : extensions) {
         if (!extension->applySchema(connection))
-            return false;
+            return fail("schema: " + connection.lastError());
+    }
+    if (!migrate)
+        return true;
+    if (!connection.exec("COMMIT"))
+        return fail("schema: " + connection.lastError());
+    // The old tables' pages are free now: give them back to the file system once.
+    if (!connection.exec("VACUUM")) {
+        if (error)
+            *error = "schema: compacting after the migration: " + connection.lastError();
+        return false;
     }
     return true;
 }

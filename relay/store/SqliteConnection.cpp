@@ -1,5 +1,7 @@
 #include "relay/store/SqliteConnection.h"
 
+#include "relay/store/HexKey.h"
+
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcStore, "buzz.relay.store")
@@ -58,6 +60,11 @@ void Statement::bindNull(int index)
     sqlite3_bind_null(m_statement, index);
 }
 
+void Statement::bindBlobStatic(int index, const void *data, std::size_t size)
+{
+    sqlite3_bind_blob(m_statement, index, data, static_cast<int>(size), SQLITE_STATIC);
+}
+
 bool Statement::step()
 {
     m_rc = sqlite3_step(m_statement);
@@ -78,6 +85,14 @@ std::int64_t Statement::int64(int column) const
 std::string_view Statement::text(int column) const
 {
     const auto *data = reinterpret_cast<const char *>(sqlite3_column_text(m_statement, column));
+    if (!data)
+        return {};
+    return {data, static_cast<std::size_t>(sqlite3_column_bytes(m_statement, column))};
+}
+
+std::string_view Statement::blob(int column) const
+{
+    const auto *data = static_cast<const char *>(sqlite3_column_blob(m_statement, column));
     if (!data)
         return {};
     return {data, static_cast<std::size_t>(sqlite3_column_bytes(m_statement, column))};
@@ -125,6 +140,10 @@ std::unique_ptr<SqliteConnection> SqliteConnection::open(const std::string &uri,
     std::unique_ptr<SqliteConnection> connection(new SqliteConnection(db, role));
     sqlite3_busy_timeout(db, kBusyTimeoutMs);
     sqlite3_extended_result_codes(db, 1);
+    if (!HexKey::registerSqlFunction(db)) {
+        error = sqlite3_errmsg(db);
+        return nullptr;
+    }
     const bool memory = uri.find("mode=memory") != std::string::npos || uri == ":memory:";
     if (role == Role::Writer) {
         // FULL: an OK is only sent after the commit is durable (crash-safety acceptance test).

@@ -41,6 +41,8 @@ public:
     void bind(int index, const std::optional<std::string> &text);
     void bind(int index, const std::optional<std::int64_t> &value);
     void bindNull(int index);
+    // A BLOB whose bytes outlive the step loop (ids, pubkeys, signatures: see HexKey).
+    void bindBlobStatic(int index, const void *data, std::size_t size);
 
     // SQLITE_ROW → true; SQLITE_DONE → false; errors → false with ok() == false.
     bool step();
@@ -51,6 +53,7 @@ public:
 
     std::int64_t int64(int column) const;
     std::string_view text(int column) const;
+    std::string_view blob(int column) const; // valid until the next step or reset
     std::optional<std::string> optionalText(int column) const;
     std::optional<std::int64_t> optionalInt64(int column) const;
     bool isNull(int column) const;

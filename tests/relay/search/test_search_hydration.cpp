@@ -1,5 +1,5 @@
 // Exact-pair hydration: bounded batches validated before a connection is taken, exact
-// (id, created_at) matching, scoping, and a plan that only ever searches events_by_time.
+// (id, created_at) matching, scoping, and a plan that only ever searches events_by_id.
 
 #include "test_search_support.h"
 
@@ -273,7 +273,7 @@ private slots:
                 return text;
             }();
             QVERIFY2(
-                anyContains(plan, "SEARCH e USING INDEX events_by_time (created_at=? AND id=?)"),
+                anyContains(plan, "SEARCH e USING INDEX events_by_id (community=? AND id=?)"),
                 joined.c_str());
             QVERIFY2(!anyContains(plan, "SCAN e"), joined.c_str());
             QVERIFY2(!anyContains(plan, "SCAN events"), joined.c_str());

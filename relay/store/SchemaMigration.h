@@ -1,0 +1,23 @@
+#pragma once
+
+#include <string>
+
+namespace buzz::relay::store {
+
+class SqliteConnection;
+
+// Brings a data directory written by an older relay to the current schema, in place: every event,
+// channel, membership, reaction and thread link is kept. Runs inside the caller's transaction
+// (Schema::apply), which also creates the current schema and records its version, so a failure or
+// a crash part-way leaves the old database as it was. Version 1 kept each event twice (fields as
+// hex text and the whole JSON) with hex ids and indexed every h tag; version 2 keeps the fields
+// once, with binary ids, pubkeys and signatures. Derived structures of higher layers (the
+// full-text index) notice their own version and rebuild in their applySchema.
+class SchemaMigration
+{
+public:
+    // False on an SQLite error (lastError() says which) or an unknown version.
+    static bool fromVersion(SqliteConnection &connection, int version);
+};
+
+} // namespace buzz::relay::store
