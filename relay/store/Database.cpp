@@ -1,5 +1,6 @@
 #include "relay/store/Database.h"
 
+#include "relay/store/StoreIntegrity.h"
 #include "relay/store/Schema.h"
 
 #include <QLoggingCategory>
@@ -325,6 +326,10 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
             return nullptr;
         }
         uri = (std::filesystem::path(*dataDir) / "relay.sqlite3").string();
+        if (auto damaged = StoreIntegrity::checkBeforeOpen(uri)) {
+            error = *damaged;
+            return nullptr;
+        }
         database->m_inMemory = false;
         database->m_path = uri;
     }
