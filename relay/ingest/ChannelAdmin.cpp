@@ -1,6 +1,7 @@
 #include "relay/ingest/ChannelAdmin.h"
 
 #include "relay/ingest/KindRules.h"
+#include "relay/ingest/RoleRules.h"
 #include "relay/search/ExactPairLookup.h"
 #include "relay/store/EventReader.h"
 
@@ -109,31 +110,27 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
         const std::string *role = event.tagValue("role");
         if (role && !isValidRole(*role))
             return invalid("invalid role: " + *role);
-        // Any member may add members and bots; granting owner/admin needs an admin (owner for
-        // owner).
-        if (!actorActive)
-            return invalid("actor not authorized");
-        if (role && (*role == "admin" || *role == "owner") && !actorAdmin)
-            return invalid("actor not authorized");
-        if (role && *role == "owner" && actor->role != "owner")
-            return invalid("actor not authorized");
+        if (auto refused =
+                RoleRules::mayAdd(actor, reader.member(community, channel->uuid, *target),
+                                  role ? std::optional<std::string>(*role) : std::nullopt,
+                                  activeOwners(reader, *channel)))
+            return invalid(*refused);
         return std::nullopt;
     }
     case 9001: {
         const std::string *target = targetPubkey(event);
         if (!target)
             return invalid("member events must include a p tag");
-        const auto targetMember = reader.member(community, channel->uuid, *target);
-        if (*target != event.pubkey && !actorAdmin)
-            return invalid("actor not authorized");
-        if (targetMember && targetMember->active() && targetMember->role == "owner") {
-            if (*target != event.pubkey && actor->role != "owner")
-                return invalid("actor not authorized");
-            if (activeOwners(reader, *channel) <= 1)
-                return invalid("cannot remove the last owner");
-        }
+        if (auto refused = RoleRules::mayRemove(event.pubkey, actor, *target,
+                                                reader.member(community, channel->uuid, *target),
+                                                activeOwners(reader, *channel)))
+            return invalid(*refused);
         return std::nullopt;
     }
+    case 9008:
+        if (!actor || !actor->active() || actor->role != "owner")
+            return invalid("only owner can delete group");
+        return std::nullopt;
     case 9002: {
         bool any = false;
         for (const char *field : kAdminFields) {
@@ -185,7 +182,27 @@ bool ChannelAdmin::apply(store::Database::WriteTransaction &tx, const nostr::Eve
         return false;
     if (event.kind == 9002)
         return applyMetadata(tx, event, *channel, now, emitted);
+    if (event.kind == 9008)
+        return applyDelete(tx, event, *channel, now, emitted);
     return applyMembership(tx, event, *channel, now, emitted);
+}
+
+bool ChannelAdmin::applyDelete(store::Database::WriteTransaction &tx, const nostr::Event &event,
+                               const model::Channel &channel, std::int64_t now,
+                               std::vector<StoredEvent> &emitted)
+{
+    // The system message first, while the channel still exists for it; then nobody is a member
+    // and the channel is gone: reads and writes find no channel.
+    if (!m_emitter.emitSystemMessage(
+            tx, channel, {{"type", "channel_deleted"}, {"actor", event.pubkey}}, now, emitted))
+        return false;
+    store::EventReader reader(tx.connection());
+    for (auto member : reader.activeMembers(channel.community, channel.uuid)) {
+        member.removedAt = now;
+        if (!tx.rows().upsertMember(member))
+            return false;
+    }
+    return tx.rows().deleteChannel(channel.community, channel.uuid);
 }
 
 bool ChannelAdmin::applyCreate(store::Database::WriteTransaction &tx, const nostr::Event &event,

@@ -124,6 +124,22 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
     store::EventReader reader(tx.connection());
     const int kind = event.kind;
 
+    // Presence (reference §5.5): verified, fanned out to global subscriptions, never stored.
+    if (kind == 20001) {
+        if (event.content.size() > kMaxPresenceBytes)
+            return reject("invalid: presence status exceeds " + std::to_string(kMaxPresenceBytes)
+                          + " bytes");
+        Outcome outcome {IngestResult {Status::Stored, ""}, {}};
+        outcome.committed.push_back(StoredEvent {event, json, community, std::nullopt});
+        return outcome;
+    }
+    if (nostr::isParameterizedReplaceableKind(kind)) {
+        const std::string *d = event.tagValue("d");
+        if (d && d->size() > kMaxDTagBytes)
+            return reject("invalid: d tag too long (" + std::to_string(d->size()) + " bytes, max "
+                          + std::to_string(kMaxDTagBytes) + ")");
+    }
+
     // Step 5: channel resolution.
     std::optional<std::string> channelId;
     std::optional<store::EventReader::Found> target;
@@ -273,9 +289,11 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
             return reject("duplicate:", Status::Duplicate);
     }
     std::optional<std::string> replacedId;
-    if (nostr::isReplaceableKind(kind)) {
+    if (nostr::isReplaceableKind(kind) || nostr::isParameterizedReplaceableKind(kind)) {
         // Newer created_at wins; same second → lower id wins; losers are answered "duplicate:".
-        if (const auto live = reader.liveReplaceable(community, kind, event.pubkey, std::nullopt)) {
+        // Parameterised kinds are keyed by (kind, pubkey, d).
+        if (const auto live =
+                reader.liveReplaceable(community, kind, event.pubkey, addressTag(event))) {
             if (live->createdAt > event.createdAt
                 || (live->createdAt == event.createdAt && live->id <= event.id))
                 return reject("duplicate:", Status::Duplicate);

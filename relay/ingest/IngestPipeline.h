@@ -21,6 +21,10 @@ namespace buzz::relay::ingest {
 class IngestPipeline
 {
 public:
+    // Presence status bytes (reference §5.5) and NIP-33 `d` tag bytes (reference §6 step 20).
+    static constexpr std::size_t kMaxPresenceBytes = 128;
+    static constexpr std::size_t kMaxDTagBytes = 1024;
+
     IngestPipeline(store::Database &database, RelayEmitter &emitter)
         : m_database(database)
         , m_emitter(emitter)

@@ -21,11 +21,15 @@ bool KindRules::isAllowedFromClient(int kind)
     case 9002:
     case 9005:
     case 9007:
+    case 9008:
     case 9021:
     case 9022:
+    case 20001: // presence: WebSocket only (EventPrechecks), fanned out, never stored
+    case 30023: // long-form article: parameterised replaceable, global
     case 40002:
     case 40003:
     case 40100:
+    case 45001: // forum post
         return true;
     default:
         return false;
@@ -45,6 +49,7 @@ bool KindRules::requiresChannel(int kind)
     case 40002:
     case 40003:
     case 40100:
+    case 45001:
         return true;
     default:
         return false;
@@ -53,7 +58,7 @@ bool KindRules::requiresChannel(int kind)
 
 bool KindRules::isGlobal(int kind)
 {
-    return kind == 0 || kind == 1 || kind == 3;
+    return kind == 0 || kind == 1 || kind == 3 || kind == 20001 || kind == 30023;
 }
 
 bool KindRules::isChannelAdmin(int kind)

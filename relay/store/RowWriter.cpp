@@ -236,6 +236,17 @@ bool RowWriter::upsertMember(const model::ChannelMember &member)
     return true;
 }
 
+bool RowWriter::deleteChannel(const std::string &community, const std::string &uuid)
+{
+    auto remove = m_connection.prepare("DELETE FROM channels WHERE community = ?1 AND uuid = ?2");
+    remove.bindStatic(1, community);
+    remove.bindStatic(2, uuid);
+    if (!remove.run())
+        return false;
+    record({{"op", "channel_delete"}, {"community", community}, {"uuid", uuid}});
+    return true;
+}
+
 bool RowWriter::insertReaction(const std::string &community, const std::string &targetId,
                                const std::string &pubkey, const std::string &emoji,
                                const std::string &eventId)
@@ -324,6 +335,8 @@ bool RowWriter::applyChange(SqliteConnection &connection, const nlohmann::json &
             member.joinedAt = op.value("joined_at", std::int64_t {0});
             member.removedAt = optionalInt(op["removed_at"]);
             ok = rows.upsertMember(member);
+        } else if (kind == "channel_delete") {
+            ok = rows.deleteChannel(community, op.value("uuid", ""));
         } else if (kind == "reaction_add") {
             ok = rows.insertReaction(community, op.value("target_id", ""), op.value("pubkey", ""),
                                      op.value("emoji", ""), op.value("event_id", ""));

@@ -37,6 +37,9 @@ public:
     bool softDelete(const std::string &community, const std::string &id, std::int64_t deletedAt);
     bool upsertChannel(const model::Channel &channel);
     bool upsertMember(const model::ChannelMember &member);
+    // Kind 9008: the channel row goes (its events and member rows stay, members already removed
+    // by the caller), so the channel is "not found" from here on.
+    bool deleteChannel(const std::string &community, const std::string &uuid);
     bool insertReaction(const std::string &community, const std::string &targetId,
                         const std::string &pubkey, const std::string &emoji,
                         const std::string &eventId);

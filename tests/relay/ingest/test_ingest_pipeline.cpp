@@ -54,7 +54,8 @@ private slots:
                "invalid: kind 1059 is only accepted via WebSocket");
         expect(h->submit(alice, alice.sign(40901, h->now, {})), Status::Rejected,
                "restricted: relay-only kind");
-        expect(h->submit(alice, alice.sign(30023, h->now, {})), Status::Rejected,
+        // Create-invite is absent from the upstream allow-list (reference §3.1).
+        expect(h->submit(alice, alice.sign(9009, h->now, {})), Status::Rejected,
                "restricted: unknown event kind");
         expect(h->submit(alice, alice.sign(39000, h->now, {{"d", kChannelA}})), Status::Rejected,
                "restricted: unknown event kind");
