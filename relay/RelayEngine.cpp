@@ -4,6 +4,7 @@
 #include "relay/ingest/DemoSeeder.h"
 #include "relay/ingest/IngestPipeline.h"
 #include "relay/ingest/RelayEmitter.h"
+#include "relay/query/FilterLimits.h"
 #include "relay/query/QueryService.h"
 #include "relay/replication/RelayClock.h"
 #include "relay/replication/ReplicaSet.h"
@@ -210,7 +211,9 @@ QueryResult RelayEngine::query(const std::vector<nostr::Filter> &filters,
                                const RequestContext &context, ReadPath path)
 {
     QueryResult result;
-    if (d->search && search::SearchService::isSearch(filters))
+    if (auto refused = query::FilterLimits::check(filters))
+        result = QueryResult {QueryResult::Status::BadRequest, *refused};
+    else if (d->search && search::SearchService::isSearch(filters))
         result = d->search->search(filters, context, path); // NIP-50: the whole request
     else if (d->queries)
         result = d->queries->query(filters, context, path);
@@ -224,7 +227,9 @@ QueryResult RelayEngine::count(const std::vector<nostr::Filter> &filters,
                                const RequestContext &context, ReadPath path)
 {
     QueryResult result;
-    if (d->queries)
+    if (auto refused = query::FilterLimits::check(filters))
+        result = QueryResult {QueryResult::Status::BadRequest, *refused};
+    else if (d->queries)
         result = d->queries->count(filters, context, path);
     else
         result.status = QueryResult::Status::Internal, result.message = "internal server error";
@@ -237,6 +242,8 @@ AdmissionResult RelayEngine::admitSubscription(const std::vector<nostr::Filter> 
 {
     if (!d->queries)
         return std::string("error: database error");
+    if (auto refused = query::FilterLimits::check(filters))
+        return refused;
     return d->queries->admit(filters, context);
 }
 

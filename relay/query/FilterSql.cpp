@@ -3,6 +3,8 @@
 #include "relay/store/EventReader.h"
 #include "relay/store/SqliteConnection.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <sstream>
 
@@ -26,11 +28,24 @@ public:
         m_plan.bindings.emplace_back(value);
         return "?" + std::to_string(m_plan.bindings.size());
     }
+    // Up to this many values are bound one parameter each (the planner sees them); a longer list
+    // is bound as one JSON array read through json_each, so a statement never grows with the
+    // list: thousands of numbered parameters made SQLite spend seconds preparing and planning.
+    static constexpr std::size_t kMaxInlineValues = 16;
+
     template<class T>
     std::string inList(const std::vector<T> &values)
     {
         if (values.size() == 1)
             return " = " + param(values.front());
+        if (values.size() > kMaxInlineValues) {
+            nlohmann::json array = nlohmann::json::array();
+            for (const auto &value : values)
+                array.push_back(value);
+            return " IN (SELECT value FROM json_each("
+                + param(array.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+                + "))";
+        }
         std::string out = " IN (";
         for (std::size_t i = 0; i < values.size(); ++i) {
             if (i)
@@ -90,7 +105,8 @@ int FilterSql::effectiveLimit(const nostr::Filter &filter, Mode mode)
 
 FilterSql::Plan FilterSql::build(const nostr::Filter &filter, const std::string &community,
                                  const std::string &viewer,
-                                 const std::vector<std::string> &accessibleChannels, Mode mode)
+                                 const std::vector<std::string> &accessibleChannels, Mode mode,
+                                 const std::vector<std::string> *viewerChannels)
 {
     Plan plan;
     Builder b(plan);
@@ -125,6 +141,10 @@ FilterSql::Plan FilterSql::build(const nostr::Filter &filter, const std::string 
             return plan;
         }
         where += " AND e.channel" + b.inList(accessibleChannels);
+    } else if (viewerChannels) {
+        where += viewerChannels->empty()
+            ? std::string(" AND e.channel IS NULL")
+            : " AND (e.channel IS NULL OR e.channel" + b.inList(*viewerChannels) + ")";
     } else {
         where +=
             " AND (e.channel IS NULL OR e.channel IN (SELECT uuid FROM channels WHERE community = "

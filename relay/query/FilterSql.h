@@ -32,10 +32,12 @@ public:
     };
 
     // `accessibleChannels`: the filter's `#h` values the viewer may read (lower-cased), when the
-    // filter has `#h`; ignored otherwise (then the viewer's access is expressed in SQL).
+    // filter has `#h`; ignored otherwise. Without `#h`, `viewerChannels` lists every channel the
+    // viewer may read as decided on the writer; null = the access is expressed in SQL against
+    // the connection the statement runs on (which must then be the writer's).
     static Plan build(const nostr::Filter &filter, const std::string &community,
                       const std::string &viewer, const std::vector<std::string> &accessibleChannels,
-                      Mode mode);
+                      Mode mode, const std::vector<std::string> *viewerChannels = nullptr);
 
     static int effectiveLimit(const nostr::Filter &filter, Mode mode);
 };

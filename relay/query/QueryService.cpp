@@ -31,9 +31,11 @@ FilterSql::Mode pageMode(const nostr::Filter &filter)
     return FilterSql::Mode::Page;
 }
 
-// The filter's `#h` values the viewer may read, lower-cased as channels are stored.
+// The filter's `#h` values the viewer may read, lower-cased as channels are stored: from the
+// writer's answer when the rows may come from a replica, else asked on the (writer) lease.
 std::vector<std::string> accessibleChannels(store::EventReader &reader, const nostr::Filter &filter,
-                                            const RequestContext &context)
+                                            const RequestContext &context,
+                                            const QueryService::WriterAccess *access)
 {
     std::vector<std::string> channels;
     const auto h = filter.tags.find('h');
@@ -41,8 +43,11 @@ std::vector<std::string> accessibleChannels(store::EventReader &reader, const no
         return channels;
     for (const auto &value : h->second) {
         std::string channel = lowered(value);
-        if (std::find(channels.begin(), channels.end(), channel) == channels.end()
-            && reader.canRead(context.community, channel, context.pubkey))
+        if (std::find(channels.begin(), channels.end(), channel) != channels.end())
+            continue;
+        const bool readable = access ? access->readable.count(channel) > 0
+                                     : reader.canRead(context.community, channel, context.pubkey);
+        if (readable)
             channels.push_back(std::move(channel));
     }
     return channels;
@@ -157,20 +162,57 @@ QueryResult QueryService::runRouted(const std::vector<nostr::Filter> &filters,
     }
 }
 
+std::optional<QueryService::WriterAccess>
+QueryService::writerAccess(const std::vector<nostr::Filter> &filters, ReadPath path,
+                           const RequestContext &context, bool &failed)
+{
+    failed = false;
+    const ReadRequest routed = readRequestFor(filters, path);
+    if (routed.strong || routed.mustUseWriter || m_router.servesOnlyFromWriter())
+        return std::nullopt; // the rows come from the writer: access is read on the same lease
+    // Channel access is a permission decision: always the writer's, even when a lagging replica
+    // serves the rows (a removed member must not read what the replica has not yet forgotten).
+    ReadRequest request;
+    request.mustUseWriter = true;
+    request.community = context.community;
+    routing::ReadLease lease = m_router.route(request);
+    std::optional<std::vector<std::string>> channels;
+    if (lease)
+        channels = store::EventReader(lease.connection())
+                       .readableChannels(context.community, context.pubkey);
+    if (!channels) {
+        failed = true;
+        return std::nullopt;
+    }
+    WriterAccess access;
+    access.readable.insert(channels->begin(), channels->end());
+    access.channels = std::move(*channels);
+    return access;
+}
+
 QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
                                 const RequestContext &context, ReadPath path)
 {
     const bool dedupe = !isHttpPath(path);
-    return runRouted(
+    bool tooLarge = false;
+    bool accessFailed = false;
+    const auto access = writerAccess(filters, path, context, accessFailed);
+    if (accessFailed)
+        return failure(QueryResult::Status::Internal, "internal server error");
+    const WriterAccess *writer = access ? &*access : nullptr;
+    QueryResult routed = runRouted(
         filters, context, path,
         [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
             std::unordered_set<std::string> seen;
+            std::size_t bytes = 0;
+            tooLarge = false;
             store::EventReader reader(lease.connection());
             for (const auto &filter : filters) {
                 auto &page = attempt.pages.emplace_back();
                 const auto plan =
                     FilterSql::build(filter, context.community, context.pubkey,
-                                     accessibleChannels(reader, filter, context), pageMode(filter));
+                                     accessibleChannels(reader, filter, context, writer),
+                                     pageMode(filter), writer ? &writer->channels : nullptr);
                 if (plan.matchesNothing)
                     continue;
                 auto statement = lease.connection().prepare(plan.sql);
@@ -187,6 +229,11 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
                         continue;
                     if (dedupe && !seen.insert(stored.event.id).second)
                         continue;
+                    bytes += stored.json.size();
+                    if (bytes > kMaxResponseBytes) {
+                        tooLarge = true;
+                        return true;
+                    }
                     result.events.push_back(std::move(stored));
                 }
                 if (!statement.ok()) {
@@ -198,36 +245,49 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
             }
             return true;
         });
+    if (tooLarge && routed.status == QueryResult::Status::Ok) {
+        QueryResult refused = failure(QueryResult::Status::BadRequest, kResponseTooLarge);
+        refused.route = routed.route;
+        refused.routeReason = routed.routeReason;
+        return refused;
+    }
+    return routed;
 }
 
 QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
                                 const RequestContext &context, ReadPath path)
 {
-    return runRouted(filters, context, path,
-                     [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
-                         store::EventReader reader(lease.connection());
-                         for (const auto &filter : filters) {
-                             // Totals are summed across filters, not de-duplicated (§4.4).
-                             const auto plan =
-                                 FilterSql::build(filter, context.community, context.pubkey,
-                                                  accessibleChannels(reader, filter, context),
-                                                  FilterSql::Mode::Count);
-                             if (plan.matchesNothing)
-                                 continue;
-                             auto statement = lease.connection().prepare(plan.sql);
-                             if (!statement.valid())
-                                 return false;
-                             plan.bindTo(statement);
-                             if (statement.step())
-                                 result.count += statement.int64(0);
-                             if (!statement.ok()) {
-                                 attempt.ok = false;
-                                 attempt.sqliteCode = statement.resultCode();
-                                 break;
-                             }
-                         }
-                         return true;
-                     });
+    bool accessFailed = false;
+    const auto access = writerAccess(filters, path, context, accessFailed);
+    if (accessFailed)
+        return failure(QueryResult::Status::Internal, "internal server error");
+    const WriterAccess *writer = access ? &*access : nullptr;
+    return runRouted(
+        filters, context, path,
+        [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
+            store::EventReader reader(lease.connection());
+            for (const auto &filter : filters) {
+                // Totals are summed across filters, not de-duplicated (§4.4).
+                const auto plan =
+                    FilterSql::build(filter, context.community, context.pubkey,
+                                     accessibleChannels(reader, filter, context, writer),
+                                     FilterSql::Mode::Count, writer ? &writer->channels : nullptr);
+                if (plan.matchesNothing)
+                    continue;
+                auto statement = lease.connection().prepare(plan.sql);
+                if (!statement.valid())
+                    return false;
+                plan.bindTo(statement);
+                if (statement.step())
+                    result.count += statement.int64(0);
+                if (!statement.ok()) {
+                    attempt.ok = false;
+                    attempt.sqliteCode = statement.resultCode();
+                    break;
+                }
+            }
+            return true;
+        });
 }
 
 AdmissionResult QueryService::admit(const std::vector<nostr::Filter> &filters,

@@ -5,7 +5,9 @@
 #include "relay/model/RequestContext.h"
 #include "relay/routing/ReadRouter.h"
 
+#include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace buzz::relay::query {
@@ -15,6 +17,13 @@ namespace buzz::relay::query {
 class QueryService
 {
 public:
+    // Bytes of event JSON one answer (an HTTP /query body, a REQ's history) may hold: the largest
+    // canvas ancestry walk a client makes (256 revisions of 64 KiB) fits with room to spare. An
+    // answer past it is refused, never cut short: a short page could read as the end of history.
+    static constexpr std::size_t kMaxResponseBytes = 32 * 1024 * 1024;
+    static constexpr const char *kResponseTooLarge =
+        "invalid: response exceeds 33554432 bytes; lower limit or narrow the filters";
+
     explicit QueryService(routing::ReadRouter &router)
         : m_router(router)
     { }
@@ -29,6 +38,13 @@ public:
 
     static bool isHttpPath(ReadPath path);
 
+    // The channels a viewer may read, as the writer knows them.
+    struct WriterAccess
+    {
+        std::vector<std::string> channels;
+        std::unordered_set<std::string> readable;
+    };
+
 private:
     // The routed read shared by query and count: HTTP gates, a lease from the router, one
     // settlement, at most one re-run on the writer. readAll(lease, result, attempt) runs the
@@ -39,6 +55,11 @@ private:
     // 403 message when an HTTP request fails a gate (p-gated or engram kinds), else empty.
     static std::string httpGateFailure(const std::vector<nostr::Filter> &filters,
                                        const std::string &viewer);
+    // Read on the writer when the rows may come from a replica; nullopt when the read is served
+    // by the writer anyway (then access is read on its own lease) or failed (`failed`).
+    std::optional<WriterAccess> writerAccess(const std::vector<nostr::Filter> &filters,
+                                             ReadPath path, const RequestContext &context,
+                                             bool &failed);
     static ReadRequest readRequestFor(const std::vector<nostr::Filter> &filters, ReadPath path);
 
     routing::ReadRouter &m_router;

@@ -13,6 +13,9 @@ class ReadRouter
 public:
     virtual ~ReadRouter() = default;
     virtual ReadLease route(const ReadRequest &request) = 0;
+    // True when no read can be served by anything but the writer database (so a permission
+    // decision made on the lease's own connection already reads the writer).
+    virtual bool servesOnlyFromWriter() const { return false; }
 };
 
 } // namespace buzz::relay::routing

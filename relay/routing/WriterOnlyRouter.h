@@ -17,6 +17,7 @@ public:
         : m_database(database)
     { }
     ReadLease route(const ReadRequest &request) override;
+    bool servesOnlyFromWriter() const override { return true; }
 
 private:
     store::Database &m_database;

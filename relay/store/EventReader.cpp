@@ -206,6 +206,23 @@ std::vector<model::ChannelMember> EventReader::activeMembers(const std::string &
     return members;
 }
 
+std::optional<std::vector<std::string>> EventReader::readableChannels(const std::string &community,
+                                                                      const std::string &pubkey)
+{
+    auto select = m_connection.prepare(
+        "SELECT c.uuid FROM channels c WHERE c.community = ?1 AND (c.visibility = 'open' OR "
+        "EXISTS (SELECT 1 FROM channel_members m WHERE m.community = ?1 AND m.channel = c.uuid "
+        "AND m.pubkey = ?2 AND m.removed_at IS NULL))");
+    select.bindStatic(1, community);
+    select.bindStatic(2, pubkey);
+    std::vector<std::string> channels;
+    while (select.step())
+        channels.emplace_back(select.text(0));
+    if (!select.ok())
+        return std::nullopt;
+    return channels;
+}
+
 bool EventReader::canRead(const std::string &community, const std::string &channel,
                           const std::string &pubkey)
 {

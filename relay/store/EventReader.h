@@ -59,6 +59,10 @@ public:
     member(const std::string &community, const std::string &channel, const std::string &pubkey);
     std::vector<model::ChannelMember> activeMembers(const std::string &community,
                                                     const std::string &channel);
+    // Every channel `pubkey` may read (open ones and those it is an active member of); nullopt
+    // when the read failed.
+    std::optional<std::vector<std::string>> readableChannels(const std::string &community,
+                                                             const std::string &pubkey);
     bool canRead(const std::string &community, const std::string &channel,
                  const std::string &pubkey);
 
