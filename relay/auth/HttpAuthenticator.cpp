@@ -25,12 +25,15 @@ bool startsWithNostrScheme(std::string_view header)
 HttpAuthenticator::HttpAuthenticator(Options options)
     : m_options(std::move(options))
     , m_httpBase(nostr::httpBaseFromRelayUrl(m_options.relayUrl))
-    , m_replays(nostr::nip98::kReplayWindowSecs)
+    , m_replays(kReplayMemorySecs)
 { }
 
-std::string HttpAuthenticator::expectedUrl(std::string_view path) const
+std::string HttpAuthenticator::expectedUrl(std::string_view host, std::string_view path) const
 {
-    return m_httpBase + std::string(path);
+    if (host.empty())
+        return m_httpBase + std::string(path);
+    const std::string scheme = m_httpBase.rfind("https://", 0) == 0 ? "https://" : "http://";
+    return scheme + nostr::normalizeHost(host) + std::string(path);
 }
 
 Expected<std::string, HttpAuthFailure> HttpAuthenticator::authenticate(const Request &request)
@@ -45,8 +48,9 @@ Expected<std::string, HttpAuthFailure> HttpAuthenticator::authenticate(const Req
     }
 
     const std::int64_t now = m_options.clock();
-    auto verified = nostr::nip98::verifyAuthorizationHeader(
-        request.authorization, expectedUrl(request.path), request.method, request.body, now);
+    auto verified = nostr::nip98::verifyAuthorizationHeader(request.authorization,
+                                                            expectedUrl(request.host, request.path),
+                                                            request.method, request.body, now);
     if (!verified) {
         qCDebug(lcRelayAuth) << "NIP-98 refused:" << QString::fromStdString(verified.error());
         return Unexpected(HttpAuthFailure {401, verified.error()});

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "net/nostr/Expected.h"
+#include "net/nostr/Nip98.h"
 #include "relay/auth/ReplayCache.h"
 
 #include <cstdint>
@@ -17,8 +18,10 @@ struct HttpAuthFailure
     std::string message; // the `error` value of the JSON body, word for word as the real relay
 };
 
-// NIP-98 for the HTTP bridge (reference §2.2): verifies `Authorization: Nostr <base64>` against the
-// server-computed URL (relay URL ws→http + path), then rejects a reused event id for 120 s.
+// NIP-98 for the HTTP bridge (reference §2.2, post-snapshot §7): verifies `Authorization: Nostr
+// <base64>` against the server-computed URL — `https` when the configured relay URL is `wss`, else
+// `http`, then the normalised tenant host the request was addressed to, then the path — and
+// rejects a reused event id for longer than any accepted token stays inside the time window.
 // Optionally accepts the unsigned dev header `X-Pubkey` when no Nostr header is present.
 // Thread-safe.
 class HttpAuthenticator
@@ -26,10 +29,16 @@ class HttpAuthenticator
 public:
     struct Options
     {
-        std::string relayUrl; // what NIP-98 `u` must name after ws→http (+ path)
+        std::string relayUrl; // its scheme picks http/https; its authority is the fallback host
         bool acceptDevPubkeyHeader = false;
         std::function<std::int64_t()> clock; // unix seconds
     };
+
+    // A token is inside the ±60 s window for at most 121 whole seconds (created_at − 60 through
+    // created_at + 60, both inclusive); its id is remembered at least that long after first use,
+    // so no accepted token can come back once forgotten. Upstream remembers 120 s, one second
+    // short for a token signed 60 s ahead.
+    static constexpr std::int64_t kReplayMemorySecs = 2 * nostr::nip98::kTimestampToleranceSecs + 1;
 
     explicit HttpAuthenticator(Options options);
 
@@ -40,11 +49,14 @@ public:
         std::string_view method; // "POST"
         std::string_view path; // "/events"
         std::string_view body;
+        std::string_view host; // the Host header the request resolved its community by; empty =
+                               // the configured relay URL's host
     };
     // The authenticated pubkey (64 lower-case hex) or the 401 to answer.
     Expected<std::string, HttpAuthFailure> authenticate(const Request &request);
 
-    std::string expectedUrl(std::string_view path) const;
+    // What `u` must name for a request to `host` (a Host header value) and `path`.
+    std::string expectedUrl(std::string_view host, std::string_view path) const;
 
 private:
     Options m_options;

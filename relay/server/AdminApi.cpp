@@ -22,6 +22,7 @@ namespace buzz::relay {
 
 namespace {
 constexpr std::int64_t kMaxWaitMs = 60'000;
+constexpr std::int64_t kMaxClockOffsetMs = 366LL * 24 * 3600 * 1000;
 
 std::optional<nlohmann::json> parseObject(const std::string &body)
 {
@@ -141,6 +142,12 @@ HttpReply AdminApi::clock(RelayEngine &engine, const std::string &body)
     const auto offset = object ? integerField(*object, "offset_ms") : std::nullopt;
     if (!offset)
         return HttpReply::error(400, "clock needs {\"offset_ms\": integer}");
+    // now + offset must stay representable wherever the relay computes with it (ms and s, plus
+    // the ±900 s window and 960 s floor): a skew test needs minutes or days, never centuries.
+    if (*offset < -kMaxClockOffsetMs || *offset > kMaxClockOffsetMs)
+        return HttpReply::error(400,
+                                "offset_ms must be between " + std::to_string(-kMaxClockOffsetMs)
+                                    + " and " + std::to_string(kMaxClockOffsetMs) + " (one year)");
     engine.relayClock().setOffsetMs(*offset);
     qCInfo(lcAdmin) << "clock offset" << *offset << "ms";
     return ok({{"offset_ms", *offset}, {"now_ms", engine.relayClock().nowMs()}});

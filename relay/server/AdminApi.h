@@ -7,8 +7,8 @@
 //   POST /admin/replicas/{i}/pause|resume
 //   POST /admin/replicas/{i}/lag           {"ms":N}
 //   POST /admin/faults                     {"replica":i,"kind":"error|timeout|busy","count":N}
-//   POST /admin/clock                      {"offset_ms":N}   shifts the relay's notion of now
-//   POST /admin/budget                     {"ms":N}          BUZZ_REPLICA_READ_MAX_AGE_MS at
+//   POST /admin/clock                      {"offset_ms":N}   shifts the relay's notion of now (|N|
+//   ≤ 366 days) POST /admin/budget                     {"ms":N} BUZZ_REPLICA_READ_MAX_AGE_MS at
 //   runtime POST /admin/wait-caught-up             {"timeout_ms":N}  200 when every replica caught
 //   up, else 504
 

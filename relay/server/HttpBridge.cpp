@@ -1,5 +1,7 @@
 #include "relay/server/HttpBridge.h"
 
+#include "relay/server/WsProtocol.h"
+
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
 
@@ -94,6 +96,13 @@ HttpReply readEvents(const HttpBridge::Request &request, const RequestContext &c
     auto filters = nostr::Filter::listFromJson(request.body);
     if (!filters)
         return HttpReply::error(400, filterErrorMessage(filters.error()));
+    // The WebSocket cap (reference §5.6) holds here too: with ≤ 1 000 rows per filter it bounds
+    // the rows of one answer; QueryService bounds its bytes.
+    if (filters->size() > ws::kMaxFilters)
+        return HttpReply::error(400,
+                                "invalid filters: request contains "
+                                    + std::to_string(filters->size()) + " filters, maximum is "
+                                    + std::to_string(ws::kMaxFilters));
     if (request.endpoint == HttpBridge::Endpoint::Count) {
         const QueryResult result = engine.count(*filters, context, ReadPath::BridgeCount);
         if (result.status != QueryResult::Status::Ok)
@@ -139,6 +148,7 @@ HttpReply HttpBridge::process(const Request &request, HttpAuthenticator &authent
     authRequest.method = "POST";
     authRequest.path = request.path;
     authRequest.body = request.body;
+    authRequest.host = request.host;
     auto pubkey = authenticator.authenticate(authRequest);
     if (!pubkey)
         return HttpReply::error(pubkey.error().httpStatus, pubkey.error().message);
@@ -159,6 +169,7 @@ void HttpBridge::handle(Endpoint endpoint, std::string community, const QHttpSer
     input->endpoint = endpoint;
     input->path = routeOf(endpoint);
     input->community = std::move(community);
+    input->host = request.value("Host").toStdString();
     input->authorization = request.value("Authorization").toStdString();
     input->devPubkey = request.value("X-Pubkey").toStdString();
     input->body = request.body().toStdString();

@@ -40,6 +40,7 @@ public:
         Endpoint endpoint = Endpoint::Events;
         std::string path;
         std::string community;
+        std::string host; // the Host header the community was resolved from (NIP-98 `u`)
         std::string authorization;
         std::string devPubkey;
         std::string body;

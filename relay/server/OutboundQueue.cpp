@@ -2,10 +2,25 @@
 
 namespace buzz::relay {
 
-OutboundQueue::OutboundQueue(std::size_t capacity, int maxConsecutiveFull)
+OutboundQueue::OutboundQueue(std::size_t capacity, int maxConsecutiveFull, std::size_t maxBytes)
     : m_capacity(capacity)
     , m_maxConsecutiveFull(maxConsecutiveFull)
+    , m_maxBytes(maxBytes)
 { }
+
+bool OutboundQueue::overBytes(std::size_t wireBytes) const
+{
+    return std::uint64_t(m_queuedBytes) + wireBytes > m_maxBytes;
+}
+
+OutboundQueue::Verdict OutboundQueue::offer(std::size_t wireBytes, std::int64_t pendingBytes)
+{
+    reconcile(pendingBytes);
+    if (overBytes(wireBytes))
+        return Verdict::Disconnect;
+    queued(wireBytes);
+    return Verdict::Send;
+}
 
 std::size_t OutboundQueue::wireBytes(std::size_t payloadBytes)
 {
@@ -39,6 +54,8 @@ OutboundQueue::Verdict OutboundQueue::offerLive(std::size_t wireBytes, std::int6
         ++m_consecutiveFull;
         return m_consecutiveFull >= m_maxConsecutiveFull ? Verdict::Disconnect : Verdict::Drop;
     }
+    if (overBytes(wireBytes))
+        return Verdict::Disconnect;
     m_consecutiveFull = 0;
     queued(wireBytes);
     return Verdict::Send;

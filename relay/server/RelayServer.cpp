@@ -2,6 +2,7 @@
 
 #include "net/nostr/RelayUrl.h"
 #include "relay/server/AdminApi.h"
+#include "relay/server/GuardedTcpServer.h"
 #include "relay/server/HttpBridge.h"
 #include "relay/server/HttpReply.h"
 #include "relay/server/Nip11Document.h"
@@ -55,6 +56,7 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
     m_fanout.setMaxThreadCount(1);
 
     m_context.pingIntervalMs = std::max(1, m_options.pingIntervalMs);
+    m_context.maxOutboundBytes = m_options.maxOutboundBytes;
     m_context.engine = &m_engine;
     m_context.workers = &m_workers;
     // One runner per core: signature checks are pure CPU, more runners would only take turns.
@@ -110,17 +112,25 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
         m_error = QStringLiteral("already listening");
         return false;
     }
+    auto tcp = std::make_unique<GuardedTcpServer>(
+        m_options.httpLimits,
+        [this](std::string_view host) { return m_communities.resolve(host).has_value(); },
+        &m_metrics);
+    if (!tcp->listen(address, port)) {
+        m_error = QStringLiteral("cannot listen on %1:%2: %3")
+                      .arg(address.toString())
+                      .arg(port)
+                      .arg(tcp->errorString());
+        return false;
+    }
     m_http = std::make_unique<QHttpServer>();
     installRoutes();
     connect(m_http.get(), &QAbstractHttpServer::newWebSocketConnection, this,
             &RelayServer::acceptWebSockets);
-    const quint16 bound = m_http->listen(address, port);
-    if (bound == 0) {
-        m_error = QStringLiteral("cannot listen on %1:%2").arg(address.toString()).arg(port);
-        m_http.reset();
-        return false;
-    }
-    m_port = bound;
+    m_tcp = tcp.release();
+    m_tcp->setHttpServer(m_http.get());
+    m_http->bind(m_tcp); // the HTTP server owns it from here
+    m_port = m_tcp->serverPort();
     if (m_listenHost.isEmpty())
         m_listenHost = address.toString();
     const QString urlHost = hostForUrl(address, m_listenHost);
@@ -169,6 +179,7 @@ void RelayServer::stop()
     for (WsSession *session : std::vector<WsSession *>(m_sessions.begin(), m_sessions.end()))
         delete session;
     m_sessions.clear();
+    m_tcp = nullptr;
     m_http.reset(); // stops listening and drops HTTP connections
     m_workers.waitForDone();
     m_verifyPool.waitForDone();
@@ -177,6 +188,11 @@ void RelayServer::stop()
     delete m_bridge; // after the workers: no reply can target it any more
     m_bridge = nullptr;
     m_port = 0;
+}
+
+int RelayServer::openConnections() const
+{
+    return m_tcp ? m_tcp->openConnections() : 0;
 }
 
 QString RelayServer::url() const
@@ -338,7 +354,12 @@ void RelayServer::acceptWebSockets()
             socket->abort();
             continue;
         }
-        auto *session = new WsSession(std::move(socket), std::move(*community), m_context, this);
+        const bool secure = QString::fromStdString(m_options.relayUrl)
+                                .startsWith(QLatin1String("wss://"), Qt::CaseInsensitive);
+        std::string authRelayUrl = std::string(secure ? "wss://" : "ws://")
+            + nostr::normalizeHost(std::string_view(host.constData(), std::size_t(host.size())));
+        auto *session = new WsSession(std::move(socket), std::move(*community),
+                                      std::move(authRelayUrl), m_context, this);
         connect(session, &WsSession::finished, this, &RelayServer::onSessionFinished);
         m_sessions.insert(session);
     }
@@ -359,8 +380,49 @@ void RelayServer::updateGauges()
     m_metrics.setGauge("buzz_ws_subscriptions_active", std::int64_t(subscriptions));
 }
 
+void RelayServer::revokeLostAccess(const StoredEvent &stored)
+{
+    auto holders = std::make_shared<std::vector<QPointer<WsSession>>>();
+    std::set<std::string> pubkeys;
+    for (WsSession *session : m_sessions) {
+        if (session->community() == stored.community && session->subscribesTo(*stored.channel)) {
+            holders->emplace_back(session);
+            pubkeys.insert(session->pubkey());
+        }
+    }
+    if (holders->empty())
+        return;
+    RelayEngine *engine = &m_engine;
+    QPointer<RelayServer> self(this);
+    // Queued on the fan-out thread ahead of this event's own delivery, which re-checks access
+    // per recipient too: a removed member sees neither the removal nor anything after it.
+    m_fanout.start([engine, self, holders, pubkeys = std::move(pubkeys),
+                    community = stored.community, channel = *stored.channel] {
+        auto lost = std::make_shared<std::set<std::string>>();
+        for (const std::string &pubkey : pubkeys) {
+            if (!engine->canRead(community, channel, pubkey))
+                lost->insert(pubkey);
+        }
+        if (lost->empty())
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [holders, lost, channel] {
+                for (const auto &session : *holders) {
+                    if (session && lost->count(session->pubkey()))
+                        session->revokeChannel(channel);
+                }
+            },
+            Qt::QueuedConnection);
+    });
+}
+
 void RelayServer::onCommitted(std::shared_ptr<const StoredEvent> stored)
 {
+    // Membership removals, leaves, visibility changes and deletions can take read access away.
+    const int kind = stored->event.kind;
+    if (stored->channel && (kind == 9001 || kind == 9022 || kind == 9002 || kind == 9008))
+        revokeLostAccess(*stored);
     auto recipients = std::make_shared<std::vector<QPointer<WsSession>>>();
     std::set<std::string> pubkeys;
     for (WsSession *session : m_sessions) {

@@ -4,7 +4,9 @@
 #include "relay/auth/CommunityResolver.h"
 #include "relay/auth/HttpAuthenticator.h"
 #include "relay/auth/RelayMembership.h"
+#include "relay/server/HttpRequestGuard.h"
 #include "relay/server/JobQueue.h"
+#include "relay/server/OutboundQueue.h"
 #include "relay/server/ServerContext.h"
 #include "relay/server/ServerMetrics.h"
 
@@ -26,6 +28,7 @@ class QHttpServerResponder;
 
 namespace buzz::relay {
 
+class GuardedTcpServer;
 class HttpBridge;
 class WsSession;
 
@@ -53,6 +56,11 @@ public:
         // (10 000), connections beyond it are closed silently.
         int pingIntervalMs = 30000;
         int maxConnections = 10000;
+        // Head and body size bounds and the head/body/idle timeouts of every HTTP connection,
+        // checked before QHttpServer reads the request (relay/README.md "Limits").
+        HttpLimits httpLimits;
+        // Bytes a WebSocket may leave unread (everything the relay sends it) before it is cut.
+        std::size_t maxOutboundBytes = OutboundQueue::kDefaultMaxBytes;
     };
 
     static constexpr const char *kDefaultCommunity = "local";
@@ -75,6 +83,8 @@ public:
     std::size_t sessionCount() const { return m_sessions.size(); }
     QThreadPool *workerPool() { return &m_workers; }
     const ServerMetrics &metrics() const { return m_metrics; }
+    // Accepted TCP connections not yet closed and freed (HTTP and WebSocket).
+    int openConnections() const;
 
     // Closes every WebSocket and stops listening; waits for engine calls in flight.
     void stop();
@@ -89,6 +99,7 @@ private:
     void acceptWebSockets();
     void onSessionFinished(WsSession *session);
     void onCommitted(std::shared_ptr<const StoredEvent> stored);
+    void revokeLostAccess(const StoredEvent &stored);
     void updateGauges();
 
     RelayEngine &m_engine;
@@ -103,6 +114,7 @@ private:
     CommunityResolver m_communities;
     std::unique_ptr<HttpAuthenticator> m_authenticator;
     std::unique_ptr<QHttpServer> m_http;
+    GuardedTcpServer *m_tcp = nullptr; // owned by m_http
     HttpBridge *m_bridge = nullptr;
     std::unordered_set<WsSession *> m_sessions;
     std::string m_nip11;

@@ -3,6 +3,7 @@
 #include "relay/RelayEngine.h"
 #include "relay/auth/RelayMembership.h"
 #include "relay/server/JobQueue.h"
+#include "relay/server/OutboundQueue.h"
 #include "relay/server/PendingReplies.h"
 #include "relay/server/ServerMetrics.h"
 
@@ -31,6 +32,8 @@ struct ServerContext
     // Liveness (reference §5.6): a ping every interval; this many unanswered ⇒ disconnect.
     int pingIntervalMs = 30000;
     int maxUnansweredPings = 3;
+    // Bytes a WebSocket may leave unread before it is cut as a slow consumer (OutboundQueue).
+    std::size_t maxOutboundBytes = OutboundQueue::kDefaultMaxBytes;
     std::function<std::int64_t()> clock;
     // Replies of runOffThreadAsync work still to be posted; RelayServer::stop waits for them.
     std::shared_ptr<PendingReplies> pendingReplies = std::make_shared<PendingReplies>();

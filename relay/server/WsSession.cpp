@@ -10,6 +10,13 @@ namespace buzz::relay {
 
 namespace {
 
+std::string lowered(std::string text)
+{
+    for (char &c : text)
+        c = c >= 'A' && c <= 'Z' ? char(c + 32) : c;
+    return text;
+}
+
 // The CLOSED reason for a history/count read that did not succeed (nullopt: answer normally).
 std::optional<std::string> closedReasonFor(const QueryResult &result)
 {
@@ -35,11 +42,14 @@ std::optional<std::string> closedReasonFor(const QueryResult &result)
 } // namespace
 
 WsSession::WsSession(std::unique_ptr<QWebSocket> socket, std::string community,
-                     const ServerContext &context, QObject *parent)
+                     std::string authRelayUrl, const ServerContext &context, QObject *parent)
     : QObject(parent)
     , m_socket(std::move(socket))
     , m_community(std::move(community))
+    , m_authRelayUrl(std::move(authRelayUrl))
     , m_context(context)
+    , m_outbound(OutboundQueue::kDefaultCapacity, OutboundQueue::kDefaultMaxConsecutiveFull,
+                 context.maxOutboundBytes)
 {
     m_socket->setParent(nullptr);
     // A frame or message over 64 KiB closes the socket (close code 1009), as upstream: no NOTICE.
@@ -97,8 +107,22 @@ RequestContext WsSession::requestContext() const
 
 void WsSession::send(const std::string &frame)
 {
-    m_outbound.queued(OutboundQueue::wireBytes(frame.size()));
+    if (m_finished)
+        return;
+    if (m_outbound.offer(OutboundQueue::wireBytes(frame.size()), m_socket->bytesToWrite())
+        == OutboundQueue::Verdict::Disconnect) {
+        dropSlowConsumer();
+        return;
+    }
     m_socket->sendTextMessage(QString::fromUtf8(frame.data(), qsizetype(frame.size())));
+}
+
+void WsSession::dropSlowConsumer()
+{
+    m_context.metrics->increment(
+        ServerMetrics::labelled("buzz_ws_disconnects_total", "reason", "slow_consumer"));
+    m_pingTimer.stop();
+    m_socket->abort(); // emits disconnected → finished
 }
 
 bool WsSession::sendLiveEvent(const Subscription &subscription, const StoredEvent &stored)
@@ -115,10 +139,7 @@ bool WsSession::sendLiveEvent(const Subscription &subscription, const StoredEven
         m_context.metrics->increment("buzz_ws_live_events_dropped_total");
         return false;
     case OutboundQueue::Verdict::Disconnect:
-        m_context.metrics->increment(
-            ServerMetrics::labelled("buzz_ws_disconnects_total", "reason", "slow_consumer"));
-        m_pingTimer.stop();
-        m_socket->abort(); // emits disconnected → finished
+        dropSlowConsumer();
         return false;
     }
     return false;
@@ -143,6 +164,8 @@ void WsSession::onBinaryMessage(const QByteArray &message)
 
 void WsSession::handleFrame(std::string_view text)
 {
+    if (m_finished)
+        return; // cut: nothing more is read or answered
     auto parsed = ws::parseClientMessage(text);
     if (!parsed) {
         m_context.metrics->increment(
@@ -171,7 +194,7 @@ void WsSession::handleFrame(std::string_view text)
 void WsSession::handleAuth(ws::AuthMessage message)
 {
     m_context.metrics->increment(ServerMetrics::labelled("buzz_ws_messages_total", "type", "AUTH"));
-    const auto reply = m_handshake.handleAuth(message.event, m_context.relayUrl, m_context.clock(),
+    const auto reply = m_handshake.handleAuth(message.event, m_authRelayUrl, m_context.clock(),
                                               m_context.membership);
     if (!reply.detail.empty())
         qCDebug(lcRelayWs) << "NIP-42 refused:" << QString::fromStdString(reply.detail);
@@ -277,6 +300,8 @@ void WsSession::finishHistory(const std::shared_ptr<Subscription> &subscription,
     std::unordered_set<std::string> sentIds;
     sentIds.reserve(history.events.size());
     for (const StoredEvent &stored : history.events) {
+        if (m_finished)
+            return; // cut as a slow consumer while the history went out
         if (sentIds.insert(stored.event.id).second)
             sendEvent(*subscription, stored);
     }
@@ -323,6 +348,33 @@ void WsSession::handleClose(const ws::CloseMessage &message)
         ServerMetrics::labelled("buzz_ws_messages_total", "type", "CLOSE"));
     m_subscriptions.erase(message.subscriptionId);
     send(ws::closedFrame(message.subscriptionId, ""));
+}
+
+bool WsSession::subscribesTo(const std::string &channel) const
+{
+    if (!m_handshake.isAuthenticated())
+        return false;
+    for (const auto &[id, subscription] : m_subscriptions) {
+        const auto &scope = subscription->channelScope();
+        if (scope && lowered(*scope) == channel)
+            return true;
+    }
+    return false;
+}
+
+void WsSession::revokeChannel(const std::string &channel)
+{
+    for (auto it = m_subscriptions.begin(); it != m_subscriptions.end();) {
+        const auto &scope = it->second->channelScope();
+        if (scope && lowered(*scope) == channel) {
+            const std::string id = it->first;
+            it = m_subscriptions.erase(it);
+            m_context.metrics->increment("buzz_ws_subscriptions_revoked_total");
+            send(ws::closedFrame(id, "restricted: channel access revoked"));
+        } else {
+            ++it;
+        }
+    }
 }
 
 bool WsSession::wantsLive(const StoredEvent &stored) const

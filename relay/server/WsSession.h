@@ -23,7 +23,9 @@ class WsSession : public QObject
 {
     Q_OBJECT
 public:
-    WsSession(std::unique_ptr<QWebSocket> socket, std::string community,
+    // `authRelayUrl` is what the NIP-42 `relay` tag must name: ws/wss (from the configured relay
+    // URL) and the tenant host this connection was addressed to (post-snapshot reference §7).
+    WsSession(std::unique_ptr<QWebSocket> socket, std::string community, std::string authRelayUrl,
               const ServerContext &context, QObject *parent = nullptr);
     ~WsSession() override;
 
@@ -36,6 +38,12 @@ public:
     bool wantsLive(const StoredEvent &stored) const;
     // The recipient may read the event's channel: deliver to every subscription that accepts it.
     void deliverLive(const std::shared_ptr<const StoredEvent> &stored);
+
+    // Live subscriptions pinned to `channel` (lower-case) and not yet closed.
+    bool subscribesTo(const std::string &channel) const;
+    // The peer lost read access to `channel`: each subscription pinned to it is closed with
+    // CLOSED "restricted: channel access revoked" (reference §5.2).
+    void revokeChannel(const std::string &channel);
 
     void closeSocket();
 
@@ -59,9 +67,11 @@ private:
     // Live fan-out goes through the bounded send queue; false when the frame was not sent.
     bool sendLiveEvent(const Subscription &subscription, const StoredEvent &stored);
     void onPingDue();
+    void dropSlowConsumer();
 
     std::unique_ptr<QWebSocket> m_socket;
     std::string m_community;
+    std::string m_authRelayUrl;
     const ServerContext &m_context;
     Nip42Handshake m_handshake;
     std::unordered_map<std::string, std::shared_ptr<Subscription>> m_subscriptions;

@@ -19,7 +19,8 @@ if(NOT BUZZ_BUILD_FUZZ)
         add_test(NAME fuzz_build
             COMMAND "${CMAKE_SOURCE_DIR}/tests/fuzz/build-tree.sh" "${CMAKE_SOURCE_DIR}" "${_fuzz_tree}")
         set_tests_properties(fuzz_build PROPERTIES FIXTURES_SETUP fuzz_tree TIMEOUT 2400 LABELS fuzz)
-        foreach(_target fuzz_event fuzz_filter fuzz_ws_message fuzz_nip98 fuzz_merge3 fuzz_http_body)
+        foreach(_target fuzz_event fuzz_filter fuzz_ws_message fuzz_nip98 fuzz_merge3 fuzz_http_body
+            fuzz_http_head)
             add_test(NAME ${_target}
                 COMMAND "${CMAKE_SOURCE_DIR}/tests/fuzz/run-all.sh" "${_fuzz_tree}" ${BUZZ_CI_FUZZ_SECONDS} ${_target})
             set_tests_properties(${_target} PROPERTIES FIXTURES_REQUIRED fuzz_tree

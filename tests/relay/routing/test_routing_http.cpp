@@ -12,6 +12,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <limits>
+
 using namespace routingtest;
 
 namespace {
@@ -39,6 +41,7 @@ private slots:
     void wsHistoryFailuresCloseTheSubscription();
     void adminApiNeedsTheBearerToken();
     void adminApiPausesAndShiftsTheClock();
+    void adminClockOffsetOutsideAYearIs400();
     void metricsExposeDecisionsAndPools();
     void adminApiAbsentWithoutToken();
 
@@ -191,6 +194,29 @@ void TestRoutingHttp::adminApiNeedsTheBearerToken()
     QCOMPARE(json["replicas"][0]["applied_lsn"].get<std::int64_t>(),
              json["writer"]["lsn"].get<std::int64_t>());
     QCOMPARE(json["replicas"][0]["proof"].get<std::string>(), std::string("proved"));
+}
+
+void TestRoutingHttp::adminClockOffsetOutsideAYearIs400()
+{
+    const std::int64_t year = 366LL * 24 * 3600 * 1000;
+    for (const std::int64_t offset :
+         {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min(),
+          year + 1, -year - 1}) {
+        const Reply refused =
+            send("POST", "/admin/clock",
+                 QByteArray("{\"offset_ms\":") + QByteArray::number(qint64(offset)) + "}", true);
+        QCOMPARE(refused.status, 400);
+        QVERIFY2(refused.body.contains("offset_ms must be between"), refused.body.constData());
+    }
+    // The relay's clock did not move, and still works.
+    auto state = nlohmann::json::parse(send("GET", "/admin/state", {}, true).body.toStdString());
+    QCOMPARE(state["clock_offset_ms"].get<std::int64_t>(), std::int64_t(0));
+    QCOMPARE(send("POST", "/admin/clock",
+                  "{\"offset_ms\":" + QByteArray::number(qint64(-year)) + "}", true)
+                 .status,
+             200);
+    state = nlohmann::json::parse(send("GET", "/admin/state", {}, true).body.toStdString());
+    QCOMPARE(state["clock_offset_ms"].get<std::int64_t>(), -year);
 }
 
 void TestRoutingHttp::adminApiPausesAndShiftsTheClock()

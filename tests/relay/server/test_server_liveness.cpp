@@ -195,6 +195,52 @@ private slots:
         qInfo("cut after %d live events", published);
     }
 
+    void peerThatStopsReadingHistoryIsCut()
+    {
+        // History answers are never dropped, but they count: a peer that keeps asking for history
+        // without reading is cut once what waits for it passes the per-connection byte bound.
+        RelayTestFixture::Options options;
+        options.pingIntervalMs = 600000;
+        options.maxOutboundBytes = 1024 * 1024;
+        RelayTestFixture relay(options);
+        TestIdentity alice;
+        const std::string channel = relay.createChannel(alice, "archive");
+        QVERIFY(!channel.empty());
+        const std::string filler(2000, 'x');
+        for (int i = 0; i < 300; ++i)
+            QVERIFY(relay.engine()
+                        .ingest(alice.sign(9, relay.now(), {{"h", channel}},
+                                           filler + std::to_string(i)),
+                                RequestContext {"local", alice.pubkey(), Transport::Http})
+                        .accepted());
+
+        SilentPeer peer;
+        QVERIFY(peer.open(relay.port()));
+        QVERIFY(peer.waitFor("[\"AUTH\""));
+        const auto auth = nostr::nip42::buildAuthEvent(alice.key, relay.relayUrl(),
+                                                       peer.challenge(), relay.now());
+        peer.sendText("[\"AUTH\"," + auth.toJson() + "]");
+        QVERIFY(peer.waitFor(QByteArray::fromStdString("[\"OK\",\"" + auth.id + "\",true")));
+        peer.stopReading();
+
+        const auto cut = [&] {
+            return relay.server().metrics().counter(
+                       "buzz_ws_disconnects_total{reason=\"slow_consumer\"}")
+                > 0;
+        };
+        int requests = 0;
+        QElapsedTimer timer;
+        timer.start();
+        while (!cut() && timer.elapsed() < 30000 && requests < 400) {
+            peer.sendText("[\"REQ\",\"h" + std::to_string(requests++)
+                          + "\",{\"kinds\":[9],\"#h\":[\"" + channel + "\"],\"limit\":1000}]");
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(cut(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(relay.server().sessionCount(), std::size_t(0), 5000);
+        qInfo("cut after %d history requests", requests);
+    }
+
     void connectionsBeyondTheCapAreClosedSilently()
     {
         RelayTestFixture relay(liveness(2));

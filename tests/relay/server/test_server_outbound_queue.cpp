@@ -71,11 +71,28 @@ private slots:
         OutboundQueue queue(1000, 3);
         std::int64_t pending = 0;
         for (int i = 0; i < 1000; ++i) {
-            queue.queued(500);
+            QCOMPARE(queue.offer(500, pending), Verdict::Send);
             pending += 500;
         }
         QCOMPARE(queue.offerLive(300, pending), Verdict::Drop);
         QCOMPARE(queue.offerLive(300, 0), Verdict::Send); // written meanwhile: room again
+    }
+
+    void everyFrameIsHeldToTheByteBound()
+    {
+        // History and OKs are never dropped, but a peer that leaves them unread past the byte
+        // bound is cut: nothing the relay sends grows without limit.
+        OutboundQueue queue(1000, 3, 10'000);
+        std::int64_t pending = 0;
+        for (int i = 0; i < 9; ++i) {
+            QCOMPARE(queue.offer(1000, pending), Verdict::Send);
+            pending += 1000;
+        }
+        QCOMPARE(queue.offer(1001, pending), Verdict::Disconnect);
+        QCOMPARE(queue.offerLive(1001, pending), Verdict::Disconnect);
+        QCOMPARE(queue.offer(1000, pending), Verdict::Send); // exactly at the bound
+        QCOMPARE(queue.offer(1000, 4000), Verdict::Send); // the peer read meanwhile
+        QCOMPARE(queue.waitingBytes(), std::int64_t(5000));
     }
 };
 

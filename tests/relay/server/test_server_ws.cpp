@@ -50,6 +50,7 @@ private slots:
     void inaccessibleChannelIsClosed();
     void otherCommunitiesDoNotLeakLive();
     void unknownHostUpgradeIsRefused();
+    void removedMemberSubscriptionIsClosed();
 };
 
 void TestServerWs::oversizedFrameClosesTheSocket()
@@ -390,6 +391,38 @@ void TestServerWs::unknownHostUpgradeIsRefused()
     QVERIFY(!received.contains("AUTH"));
     QVERIFY2(received.contains("relay: no community is configured for this host"),
              received.constData());
+}
+
+void TestServerWs::removedMemberSubscriptionIsClosed()
+{
+    RelayTestFixture relay;
+    TestIdentity owner, bob;
+    const std::string channel = relay.createChannel(owner, "secret", "private");
+    QVERIFY(!channel.empty());
+    HttpTestClient http(relay, &owner.key);
+    QCOMPARE(
+        http.postEvent(owner.sign(9000, relay.now(), {{"h", channel}, {"p", bob.pubkey()}})).status,
+        200);
+    WsTestClient ws(relay.wsUrl());
+    QVERIFY(ws.connectAndAuthenticate(bob.key, relay.relayUrl(), relay.now()));
+    ws.sendReq("room", {"{\"kinds\":[9],\"#h\":[\"" + channel + "\"]}"});
+    QVERIFY(ws.eventsUntilEose("room").has_value());
+    ws.sendReq("global", {R"({"kinds":[1]})"});
+    QVERIFY(ws.eventsUntilEose("global").has_value());
+
+    QCOMPARE(
+        http.postEvent(owner.sign(9001, relay.now() + 1, {{"h", channel}, {"p", bob.pubkey()}}))
+            .status,
+        200);
+    const auto closed = ws.waitForClosed("room");
+    QVERIFY2(closed.size() == 3 && closed[2] == "restricted: channel access revoked",
+             closed.dump().c_str());
+    // Nothing posted afterwards reaches him; his other subscription is untouched.
+    QCOMPARE(http.postEvent(owner.sign(9, relay.now() + 2, {{"h", channel}}, "after")).status, 200);
+    const auto note = owner.sign(1, relay.now() + 2, {}, "global note");
+    QCOMPARE(http.postEvent(note).status, 200);
+    const auto live = ws.waitFor([](const nlohmann::json &f) { return f[0] == "EVENT"; });
+    QVERIFY2(live[1] == "global" && live[2]["id"] == note.id, live.dump().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestServerWs)

@@ -44,6 +44,8 @@ RelayTestFixture::RelayTestFixture(Options options)
     setup.server.relayMembers = m_options.relayMembers;
     setup.server.pingIntervalMs = m_options.pingIntervalMs;
     setup.server.maxConnections = m_options.maxConnections;
+    setup.server.httpLimits = m_options.httpLimits;
+    setup.server.maxOutboundBytes = m_options.maxOutboundBytes;
     setup.server.clock = [this] {
         return now();
     };

@@ -58,6 +58,8 @@ public:
         bool autoStart = true;
         int pingIntervalMs = 30000; // WebSocket liveness pings (reference §5.6)
         int maxConnections = 10000;
+        HttpLimits httpLimits; // body/head sizes and HTTP timeouts
+        std::size_t maxOutboundBytes = OutboundQueue::kDefaultMaxBytes; // per WebSocket
     };
 
     RelayTestFixture();

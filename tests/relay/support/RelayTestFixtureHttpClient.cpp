@@ -55,7 +55,11 @@ HttpTestResponse HttpTestClient::count(const std::string &filtersJson)
 QByteArray HttpTestClient::authorizationFor(const QString &path, const QByteArray &body,
                                             std::optional<std::int64_t> at) const
 {
-    const std::string url = nostr::httpBaseFromRelayUrl(m_relay.relayUrl()) + path.toStdString();
+    // A client signs for the host it addresses, as the relay binds `u` to the tenant host.
+    std::string base = nostr::httpBaseFromRelayUrl(m_relay.relayUrl());
+    if (!m_host.isEmpty())
+        base = base.substr(0, base.find("://") + 3) + m_host.toStdString();
+    const std::string url = base + path.toStdString();
     return QByteArray::fromStdString(nostr::nip98::buildAuthorizationHeader(
         *m_key, url, "POST", std::string_view(body.constData(), std::size_t(body.size())),
         at.value_or(m_relay.now())));

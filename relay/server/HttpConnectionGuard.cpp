@@ -1,0 +1,186 @@
+#include "relay/server/HttpConnectionGuard.h"
+
+#include "relay/server/ServerMetrics.h"
+
+#include <QTcpSocket>
+
+#include <sys/socket.h>
+
+namespace buzz::relay {
+
+namespace {
+
+// How long a refused connection keeps reading (and discarding) what the client is still
+// sending after the answer: closing with unread bytes would reset the connection, and the client
+// could lose the answer before reading it.
+constexpr int kDrainMs = 2000;
+
+const char *refusalReason(int status)
+{
+    switch (status) {
+    case 404:
+        return "unknown_host";
+    case 408:
+        return "timeout";
+    case 413:
+        return "body_too_large";
+    case 426:
+        return "malformed_upgrade";
+    case 431:
+        return "head_too_large";
+    default:
+        return "malformed";
+    }
+}
+
+} // namespace
+
+HttpConnectionGuard::HttpConnectionGuard(QTcpSocket *socket, QObject *httpServer,
+                                         const HttpLimits &limits, HostCheck isKnownHost,
+                                         ServerMetrics *metrics)
+    : QObject(socket)
+    , m_socket(socket)
+    , m_httpServer(httpServer)
+    , m_limits(limits)
+    , m_guard(limits)
+    , m_isKnownHost(std::move(isKnownHost))
+    , m_metrics(metrics)
+{
+    m_readConnection =
+        connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnectionGuard::onReadyRead);
+    connect(m_socket, &QTcpSocket::bytesWritten, this, &HttpConnectionGuard::onBytesWritten);
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, &HttpConnectionGuard::onTimeout);
+    m_timer.start(m_limits.idleTimeoutMs);
+}
+
+void HttpConnectionGuard::onReadyRead()
+{
+    if (m_draining) {
+        m_socket->readAll(); // discarded: the request was answered already
+        return;
+    }
+    const qint64 available = m_socket->bytesAvailable();
+    if (available <= 0)
+        return;
+    // Only the head needs the bytes themselves; a body is counted, never copied.
+    const QByteArray bytes = m_socket->peek(available);
+    const auto verdict =
+        m_guard.feed(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    switch (verdict.kind) {
+    case HttpRequestGuard::Verdict::Kind::Continue:
+        rearm();
+        return;
+    case HttpRequestGuard::Verdict::Kind::Reject:
+        refuse(verdict.status, verdict.body, "text/plain; charset=utf-8");
+        return;
+    case HttpRequestGuard::Verdict::Kind::Upgrade:
+        if (m_guard.lastHead().upgradeHeaderIsWebSocket
+            && !m_isKnownHost(m_guard.lastHead().host)) {
+            refuse(404, R"({"error":"relay: no community is configured for this host"})",
+                   "application/json");
+            return;
+        }
+        stopWatching(); // a WebSocket now: its own liveness rules apply
+        return;
+    }
+}
+
+void HttpConnectionGuard::rearm()
+{
+    const auto phase = m_guard.phase();
+    const bool newRequest = m_guard.completedRequests() != m_timedRequests;
+    if (phase == m_timedPhase && !newRequest && phase != HttpRequestGuard::Phase::Idle)
+        return; // a head or body deadline is not extended by more bytes
+    m_timedPhase = phase;
+    m_timedRequests = m_guard.completedRequests();
+    switch (phase) {
+    case HttpRequestGuard::Phase::Idle:
+        m_timer.start(m_limits.idleTimeoutMs);
+        break;
+    case HttpRequestGuard::Phase::Head:
+        m_timer.start(m_limits.headTimeoutMs);
+        break;
+    case HttpRequestGuard::Phase::Body:
+        m_timer.start(m_limits.bodyTimeoutMs);
+        break;
+    case HttpRequestGuard::Phase::Upgraded:
+    case HttpRequestGuard::Phase::Rejected:
+        m_timer.stop();
+        break;
+    }
+}
+
+void HttpConnectionGuard::onBytesWritten()
+{
+    if (m_draining) {
+        if (m_socket->bytesToWrite() == 0 && !m_shutDown) {
+            m_shutDown = true;
+            ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR); // FIN after the answer
+        }
+        return;
+    }
+    if (m_guard.phase() == HttpRequestGuard::Phase::Idle)
+        m_timer.start(m_limits.idleTimeoutMs); // an answer still going out is not idleness
+}
+
+void HttpConnectionGuard::onTimeout()
+{
+    if (m_draining) {
+        m_socket->abort();
+        return;
+    }
+    if (!m_readConnection) {
+        // QHttpServer gave up on the socket (a request it could not parse) and cut every
+        // connection to it, its own clean-up included: close and free it here.
+        m_socket->abort();
+        m_socket->deleteLater();
+        return;
+    }
+    switch (m_guard.phase()) {
+    case HttpRequestGuard::Phase::Idle:
+        if (m_socket->bytesToWrite() > 0) {
+            m_timer.start(m_limits.idleTimeoutMs);
+            return;
+        }
+        m_metrics->increment(
+            ServerMetrics::labelled("buzz_http_connections_closed_total", "reason", "idle"));
+        m_socket->disconnectFromHost();
+        return;
+    case HttpRequestGuard::Phase::Head:
+    case HttpRequestGuard::Phase::Body:
+        refuse(408, "request timeout", "text/plain; charset=utf-8");
+        return;
+    case HttpRequestGuard::Phase::Upgraded:
+    case HttpRequestGuard::Phase::Rejected:
+        return;
+    }
+}
+
+void HttpConnectionGuard::refuse(int status, const std::string &body, const QByteArray &contentType)
+{
+    m_metrics->increment(
+        ServerMetrics::labelled("buzz_http_refused_total", "reason", refusalReason(status)));
+    if (m_httpServer)
+        QObject::disconnect(m_socket, &QTcpSocket::readyRead, m_httpServer, nullptr);
+    // QHttpServer may hold everything since its request began in a read transaction.
+    if (m_socket->isTransactionStarted())
+        m_socket->commitTransaction();
+    QByteArray answer = "HTTP/1.1 " + QByteArray::number(status) + ' '
+        + HttpRequestGuard::reasonPhrase(status) + "\r\nContent-Type: " + contentType
+        + "\r\nContent-Length: " + QByteArray::number(qsizetype(body.size()))
+        + "\r\nConnection: close\r\n\r\n";
+    answer.append(body.data(), qsizetype(body.size()));
+    m_draining = true;
+    m_socket->readAll();
+    m_socket->write(answer);
+    m_timer.start(kDrainMs);
+}
+
+void HttpConnectionGuard::stopWatching()
+{
+    m_timer.stop();
+    disconnect(m_socket, nullptr, this, nullptr);
+}
+
+} // namespace buzz::relay
