@@ -163,9 +163,23 @@ int main(int argc, char **argv)
         httpCorpus.add('\3' + ("[" + filter + "]"));
     }
 
+    // First byte: how the stream is split into reads (fuzz_http_head.cpp).
+    Corpus headCorpus(outDir, "fuzz_http_head");
+    const std::string host = "Host: 127.0.0.1:3000\r\n";
+    headCorpus.add("\x07POST /query HTTP/1.1\r\n" + host
+                   + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body
+                   + "GET /health HTTP/1.1\r\n" + host + "\r\n");
+    headCorpus.add("\x01POST /events HTTP/1.1\r\n" + host
+                   + "Transfer-Encoding: chunked\r\n\r\n4\r\n[{}]\r\n0\r\n\r\n");
+    headCorpus.add(
+        "\x05GET / HTTP/1.1\r\n" + host
+        + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n");
+    headCorpus.add("\x02POST /count HTTP/1.1\r\n" + host + "Content-Length: 4000000000\r\n\r\n");
+
     std::cout << "seeds: fuzz_event " << eventCorpus.count() << ", fuzz_filter "
               << filterCorpus.count() << ", fuzz_ws_message " << wsCorpus.count() << ", fuzz_nip98 "
               << nip98Corpus.count() << ", fuzz_merge3 " << mergeCorpus.count()
-              << ", fuzz_http_body " << httpCorpus.count() << "\n";
+              << ", fuzz_http_body " << httpCorpus.count() << ", fuzz_http_head "
+              << headCorpus.count() << "\n";
     return 0;
 }
