@@ -1,6 +1,13 @@
 #include "canvas/CanvasRevision.h"
 
+#include "net/nostr/EventOrder.h"
+
 namespace buzz::canvas {
+
+bool CanvasRevision::isNewerThan(const CanvasRevision &other) const
+{
+    return nostr::isNewer(createdAt, eventId.toLower(), other.createdAt, other.eventId.toLower());
+}
 
 std::optional<CanvasRevision> CanvasRevision::fromEvent(const nostr::Event &event)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "net/nostr/Event.h"
+#include "net/nostr/Kinds.h"
 
 #include <QMetaType>
 #include <QString>
@@ -10,7 +11,7 @@
 
 namespace buzz::canvas {
 
-constexpr int kCanvasKind = 40100;
+constexpr int kCanvasKind = nostr::kinds::kCanvas;
 // The literal expected-revision value of a first save ("I expect no canvas yet").
 inline constexpr const char *kExpectedNone = "none";
 
@@ -29,6 +30,9 @@ struct CanvasRevision
     bool isValid() const { return !eventId.isEmpty(); }
     // Case-insensitive id comparison (clients compare revision ids case-insensitively).
     bool hasId(const QString &id) const { return eventId.compare(id, Qt::CaseInsensitive) == 0; }
+    // Would the relay show this revision as current rather than `other`? (nostr::isNewer: newer
+    // created_at, same second → lower id.)
+    bool isNewerThan(const CanvasRevision &other) const;
 
     // nullopt when the event is not a kind-40100 canvas event.
     static std::optional<CanvasRevision> fromEvent(const nostr::Event &event);

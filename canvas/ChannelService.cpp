@@ -2,6 +2,8 @@
 
 #include "net/client/HttpBridge.h"
 #include "net/client/RelayConnection.h"
+#include "net/nostr/EventOrder.h"
+#include "net/nostr/Kinds.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -17,11 +19,8 @@ using client::Result;
 
 namespace {
 
-constexpr int kChannelKindCreate = 9007;
-constexpr int kChannelKindJoin = 9021;
-constexpr int kChannelKindLeave = 9022;
-constexpr int kGroupMetadata = 39000;
-constexpr int kGroupMembers = 39002;
+using nostr::kinds::kGroupMembers;
+using nostr::kinds::kGroupMetadata;
 
 QString role(const nostr::Event &membersEvent, const QString &pubkey)
 {
@@ -44,8 +43,7 @@ QHash<QString, nostr::Event> newestByChannel(const std::vector<nostr::Event> &ev
             continue;
         const QString id = QString::fromStdString(*d).toLower();
         auto it = newest.find(id);
-        if (it == newest.end() || event.createdAt > it->createdAt
-            || (event.createdAt == it->createdAt && event.id < it->id))
+        if (it == newest.end() || nostr::isNewer(event, *it))
             newest.insert(id, event);
     }
     return newest;
@@ -192,16 +190,14 @@ QCoro::Task<Result<ChannelInfo>> ChannelService::create(CreateChannelRequest req
     info.isMember = true;
     info.myRole = QStringLiteral("owner");
 
-    nostr::Event event;
-    event.kind = kChannelKindCreate;
-    event.createdAt = QDateTime::currentSecsSinceEpoch();
-    event.tags = {{"h", info.id.toStdString()},
-                  {"name", info.name.toStdString()},
-                  {"visibility", request.isPrivate ? "private" : "open"},
-                  {"channel_type", request.type.toStdString()}};
+    nostr::Tags tags = {{"h", info.id.toStdString()},
+                        {"name", info.name.toStdString()},
+                        {"visibility", request.isPrivate ? "private" : "open"},
+                        {"channel_type", request.type.toStdString()}};
     if (!request.about.isEmpty())
-        event.tags.push_back({"about", request.about.toStdString()});
-    key->signEvent(event);
+        tags.push_back({"about", request.about.toStdString()});
+    const nostr::Event event = key->signedEvent(
+        nostr::kinds::kGroupCreate, QDateTime::currentSecsSinceEpoch(), std::move(tags));
     info.updatedAt = event.createdAt;
 
     // Is our exact creation event stored? (Same id = our own replay, not someone else's channel.)
@@ -257,11 +253,8 @@ QCoro::Task<Result<void>> ChannelService::publishMembership(QString channel, int
     if (!key)
         co_return fail(
             RelayError::make(RelayError::Kind::Auth, QStringLiteral("no identity configured")));
-    nostr::Event event;
-    event.kind = kind;
-    event.createdAt = QDateTime::currentSecsSinceEpoch();
-    event.tags = {{"h", channel.toLower().toStdString()}};
-    key->signEvent(event);
+    const nostr::Event event = key->signedEvent(kind, QDateTime::currentSecsSinceEpoch(),
+                                                {{"h", channel.toLower().toStdString()}});
     auto response = co_await m_connection->bridge()->publish(event, client::options(caller));
     if (!response)
         co_return fail(response.error());
@@ -274,12 +267,13 @@ QCoro::Task<Result<void>> ChannelService::publishMembership(QString channel, int
 
 QCoro::Task<Result<void>> ChannelService::join(QString channel)
 {
-    co_return co_await publishMembership(channel, kChannelKindJoin, QStringLiteral("channel_join"));
+    co_return co_await publishMembership(channel, nostr::kinds::kGroupJoin,
+                                         QStringLiteral("channel_join"));
 }
 
 QCoro::Task<Result<void>> ChannelService::leave(QString channel)
 {
-    co_return co_await publishMembership(channel, kChannelKindLeave,
+    co_return co_await publishMembership(channel, nostr::kinds::kGroupLeave,
                                          QStringLiteral("channel_leave"));
 }
 

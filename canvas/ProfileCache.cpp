@@ -2,6 +2,7 @@
 
 #include "net/client/HttpBridge.h"
 #include "net/client/RelayConnection.h"
+#include "net/nostr/Kinds.h"
 #include "net/nostr/Nip19.h"
 
 namespace buzz::canvas {
@@ -75,7 +76,7 @@ QCoro::Task<Result<void>> ProfileCache::fetch(QStringList pubkeys)
     }
     for (qsizetype start = 0; start < wanted.size(); start += kBatchSize) {
         nostr::Filter filter;
-        filter.kinds = std::vector<int> {0};
+        filter.kinds = std::vector<int> {nostr::kinds::kProfile};
         std::vector<std::string> authors;
         for (const QString &key : wanted.mid(start, kBatchSize)) {
             authors.push_back(key.toStdString());

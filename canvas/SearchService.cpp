@@ -2,6 +2,8 @@
 
 #include "net/client/HttpBridge.h"
 #include "net/client/RelayConnection.h"
+#include "net/nostr/EventOrder.h"
+#include "net/nostr/Kinds.h"
 #include "net/nostr/Nip19.h"
 
 #include <QHash>
@@ -27,7 +29,7 @@ QString ProfileHit::label() const
 
 std::optional<ProfileHit> SearchService::profileFromEvent(const nostr::Event &event)
 {
-    if (event.kind != 0)
+    if (event.kind != nostr::kinds::kProfile)
         return std::nullopt;
     const QJsonDocument document =
         QJsonDocument::fromJson(QByteArray::fromStdString(event.content));
@@ -100,7 +102,7 @@ QCoro::Task<Result<std::vector<ProfileHit>>> SearchService::searchProfiles(QStri
 {
     const QString needle = query.trimmed();
     nostr::Filter filter;
-    filter.kinds = std::vector<int> {0};
+    filter.kinds = std::vector<int> {nostr::kinds::kProfile};
     if (!needle.isEmpty())
         filter.search = needle.toStdString();
     filter.limit = std::clamp(std::max(limit, 50), 1, 500);
@@ -108,14 +110,15 @@ QCoro::Task<Result<std::vector<ProfileHit>>> SearchService::searchProfiles(QStri
         client::filters(filter), client::options(QStringLiteral("search_profiles")));
     if (!response)
         co_return fail(response.error());
-    QHash<QString, std::pair<ProfileHit, qint64>> newest; // one hit per pubkey: the newest profile
+    // One hit per pubkey: the current profile (the events outlive this loop's pointers).
+    QHash<QString, std::pair<ProfileHit, const nostr::Event *>> newest;
     for (const nostr::Event &event : response->events) {
         auto hit = profileFromEvent(event);
         if (!hit)
             continue;
         auto it = newest.find(hit->pubkey);
-        if (it == newest.end() || event.createdAt > it->second)
-            newest.insert(hit->pubkey, {*hit, event.createdAt});
+        if (it == newest.end() || nostr::isNewer(event, *it->second))
+            newest.insert(hit->pubkey, {*hit, &event});
     }
     std::vector<ProfileHit> hits;
     for (const auto &entry : newest)

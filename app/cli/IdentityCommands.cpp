@@ -1,6 +1,7 @@
 #include "IdentityCommands.h"
 
 #include "CliContext.h"
+#include "net/nostr/Kinds.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -103,26 +104,29 @@ QCoro::Task<int> IdentityCommands::sign(CliContext &context)
     if (!templ.is_object())
         co_return context.usageError(QStringLiteral(
             "event sign: stdin must be a JSON object {kind, content, tags, created_at?}"));
-    nostr::Event event;
+    int kind = nostr::kinds::kTextNote;
+    std::string content;
+    std::int64_t createdAt = 0;
+    nostr::Tags tags;
     try {
-        event.kind = templ.value("kind", 1);
-        event.content = templ.value("content", std::string());
-        event.createdAt = templ.contains("created_at") ? templ["created_at"].get<std::int64_t>()
-                                                       : QDateTime::currentSecsSinceEpoch();
+        kind = templ.value("kind", nostr::kinds::kTextNote);
+        content = templ.value("content", std::string());
+        createdAt = templ.contains("created_at") ? templ["created_at"].get<std::int64_t>()
+                                                 : QDateTime::currentSecsSinceEpoch();
         if (templ.contains("tags"))
-            event.tags = templ["tags"].get<nostr::Tags>();
+            tags = templ["tags"].get<nostr::Tags>();
     } catch (const nlohmann::json::exception &error) {
         co_return context.usageError(QStringLiteral("event sign: ")
                                      + QString::fromUtf8(error.what()));
     }
-    if (event.kind < 0 || event.kind > 65535)
+    if (kind < 0 || kind > 65535)
         co_return context.usageError(QStringLiteral("event sign: kind must be in 0..65535"));
     // NIP-01's created_at is a unix time in seconds; relays reject a negative one.
-    if (event.createdAt < 0)
+    if (createdAt < 0)
         co_return context.usageError(
-            QStringLiteral("event sign: created_at must not be negative (got %1)")
-                .arg(event.createdAt));
-    context.identity().secretKey()->signEvent(event);
+            QStringLiteral("event sign: created_at must not be negative (got %1)").arg(createdAt));
+    const nostr::Event event = context.identity().secretKey()->signedEvent(
+        kind, createdAt, std::move(tags), std::move(content));
     CliContext::printRaw(QByteArray::fromStdString(event.toJson()) + '\n');
     co_return ExitCode::Ok;
 }

@@ -185,6 +185,17 @@ void SecretKey::signEvent(Event &event) const
         sign(std::string_view(reinterpret_cast<const char *>(digest.data()), digest.size()));
 }
 
+Event SecretKey::signedEvent(int kind, std::int64_t createdAt, Tags tags, std::string content) const
+{
+    Event event;
+    event.kind = kind;
+    event.createdAt = createdAt;
+    event.tags = std::move(tags);
+    event.content = std::move(content);
+    signEvent(event);
+    return event;
+}
+
 bool verifySchnorr(std::string_view publicKeyHex, std::string_view message,
                    std::string_view signatureHex)
 {

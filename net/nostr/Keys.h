@@ -40,6 +40,9 @@ public:
 
     // Fills pubkey, id and sig of `event` (created_at, kind, tags and content are the caller's).
     void signEvent(Event &event) const;
+    // Builds and signs an event in one step: the one way code here makes a new signed event.
+    Event signedEvent(int kind, std::int64_t createdAt, Tags tags = {},
+                      std::string content = {}) const;
 
 private:
     SecretKey() = default;

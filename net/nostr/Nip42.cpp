@@ -9,12 +9,8 @@ namespace buzz::nostr::nip42 {
 Event buildAuthEvent(const SecretKey &key, std::string_view relayUrl, std::string_view challenge,
                      std::int64_t now)
 {
-    Event event;
-    event.createdAt = now;
-    event.kind = kAuthKind;
-    event.tags = {{"relay", std::string(relayUrl)}, {"challenge", std::string(challenge)}};
-    key.signEvent(event);
-    return event;
+    return key.signedEvent(
+        kAuthKind, now, {{"relay", std::string(relayUrl)}, {"challenge", std::string(challenge)}});
 }
 
 std::optional<std::string> verifyAuthEvent(const Event &event, std::string_view expectedChallenge,

@@ -2,6 +2,7 @@
 
 #include "net/nostr/Event.h"
 #include "net/nostr/Keys.h"
+#include "net/nostr/Kinds.h"
 
 #include <cstdint>
 #include <optional>
@@ -10,7 +11,7 @@
 
 namespace buzz::nostr::nip42 {
 
-constexpr int kAuthKind = 22242;
+constexpr int kAuthKind = kinds::kAuth;
 constexpr std::int64_t kTimestampToleranceSecs = 60;
 
 // Kind 22242, tags [["relay",url],["challenge",challenge]], empty content, signed.

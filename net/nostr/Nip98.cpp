@@ -36,18 +36,15 @@ bool equalsIgnoringCase(std::string_view a, std::string_view b)
 Event buildHttpAuthEvent(const SecretKey &key, std::string_view url, std::string_view method,
                          std::optional<std::string_view> body, std::int64_t now)
 {
-    Event event;
-    event.createdAt = now;
-    event.kind = kHttpAuthKind;
-    event.tags.push_back({"u", std::string(url)});
-    event.tags.push_back({"method", std::string(method)});
+    Tags tags;
+    tags.reserve(4);
+    tags.push_back({"u", std::string(url)});
+    tags.push_back({"method", std::string(method)});
     if (body)
-        event.tags.push_back({"payload", sha256Hex(*body)});
+        tags.push_back({"payload", sha256Hex(*body)});
     // A fresh nonce gives identical requests in the same second distinct ids (replay window).
-    event.tags.push_back(
-        {"nonce", QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString()});
-    key.signEvent(event);
-    return event;
+    tags.push_back({"nonce", QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString()});
+    return key.signedEvent(kHttpAuthKind, now, std::move(tags));
 }
 
 std::string buildAuthorizationHeader(const SecretKey &key, std::string_view url,

@@ -3,6 +3,7 @@
 #include "net/nostr/Event.h"
 #include "net/nostr/Expected.h"
 #include "net/nostr/Keys.h"
+#include "net/nostr/Kinds.h"
 
 #include <cstdint>
 #include <optional>
@@ -11,7 +12,7 @@
 
 namespace buzz::nostr::nip98 {
 
-constexpr int kHttpAuthKind = 27235;
+constexpr int kHttpAuthKind = kinds::kHttpAuth;
 constexpr std::int64_t kTimestampToleranceSecs = 60;
 constexpr std::int64_t kReplayWindowSecs = 120;
 
