@@ -184,6 +184,16 @@ QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::revision(QStri
     co_return firstRevision(response->events);
 }
 
+QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::draftBase(QString channel,
+                                                                            QString eventId)
+{
+    if (!isEventId(eventId))
+        co_return fail(
+            RelayError::make(RelayError::Kind::BadRequest,
+                             QStringLiteral("revision id must be a 64-character hex event id")));
+    co_return co_await strongById(channel, eventId, QStringLiteral("canvas_draft_base"));
+}
+
 QCoro::Task<Result<std::vector<CanvasRevision>>> CanvasService::strongAncestry(QString channel)
 {
     nostr::Filter filter = canvasFilter(channel.toLower(), true);
@@ -217,15 +227,11 @@ Result<nostr::Event> CanvasService::signCandidate(const QString &channel, const 
             RelayError::Kind::Internal,
             QStringLiteral(
                 "canvas head is timestamped too far in the future; refusing to extend it")));
-    nostr::Event event;
-    event.kind = kCanvasKind;
-    event.createdAt = head ? std::max(now, head->createdAt + 1) : now;
-    event.tags.push_back({"h", channel.toLower().toStdString()});
+    nostr::Tags tags {{"h", channel.toLower().toStdString()}};
     if (expectedRevision)
-        event.tags.push_back({"expected-revision", expectedRevision->toLower().toStdString()});
-    event.content = content.toStdString();
-    key->signEvent(event);
-    return event;
+        tags.push_back({"expected-revision", expectedRevision->toLower().toStdString()});
+    return key->signedEvent(kCanvasKind, head ? std::max(now, head->createdAt + 1) : now,
+                            std::move(tags), content.toStdString());
 }
 
 QCoro::Task<SaveOutcome> CanvasService::save(QString channel, std::optional<CanvasRevision> base,
@@ -235,6 +241,13 @@ QCoro::Task<SaveOutcome> CanvasService::save(QString channel, std::optional<Canv
     auto head = co_await readHead(channel, true, QStringLiteral("canvas_precondition"));
     if (!head)
         co_return SaveOutcome::failure(head.error());
+    if (*head && (*head)->content == content) {
+        // Writing it again would only add a duplicate revision.
+        SaveOutcome outcome;
+        outcome.kind = SaveOutcome::Kind::AlreadyCurrent;
+        outcome.saved = *head;
+        co_return outcome;
+    }
     if (!options.unconditional && !sameRevision(idOf(base), idOf(*head)))
         co_return conflictOutcome(base, content, *head);
 
@@ -275,7 +288,7 @@ QCoro::Task<SaveOutcome> CanvasService::restore(QString channel, QString revisio
         frozen.channel = channel;
         frozenBase = frozen;
     }
-    if (*head && (*head)->hasId((*target)->eventId)) {
+    if (*head && ((*head)->hasId((*target)->eventId) || (*head)->content == (*target)->content)) {
         SaveOutcome outcome;
         outcome.kind = SaveOutcome::Kind::AlreadyCurrent;
         outcome.saved = *head;
@@ -443,7 +456,7 @@ QCoro::Task<SaveOutcome> CanvasService::reconcileUnknown(Written written, RelayE
 void CanvasService::watch(const QString &channel)
 {
     const QString key = channel.toLower();
-    if (m_watches.contains(key))
+    if (m_watchCounts[key]++ > 0)
         return;
     nostr::Filter filter = canvasFilter(key, false);
     filter.since = m_clock();
@@ -455,7 +468,14 @@ void CanvasService::watch(const QString &channel)
 
 void CanvasService::unwatch(const QString &channel)
 {
-    const QString id = m_watches.take(channel.toLower());
+    const QString key = channel.toLower();
+    const auto count = m_watchCounts.find(key);
+    if (count == m_watchCounts.end())
+        return;
+    if (--*count > 0)
+        return;
+    m_watchCounts.erase(count);
+    const QString id = m_watches.take(key);
     if (id.isEmpty())
         return;
     m_watchChannels.remove(id);

@@ -36,7 +36,9 @@ struct SaveOptions
 //
 // Caller labels in the RequestLog: canvas_head_display, canvas_head_strong, canvas_precondition,
 // canvas_publish, canvas_publish_retry, canvas_ancestry, canvas_existence, canvas_revision,
-// canvas_restore_target, canvas_watch, canvas_watch_resync, history_page.
+// canvas_restore_target, canvas_draft_base, canvas_watch, canvas_watch_resync, history_page.
+// The write-gating ones (strong, served by the writer): canvas_precondition, canvas_ancestry,
+// canvas_existence, canvas_restore_target, canvas_draft_base.
 class CanvasService : public QObject
 {
     Q_OBJECT
@@ -63,10 +65,15 @@ public:
     // revision.
     QCoro::Task<client::Result<std::optional<CanvasRevision>>> revision(QString channel,
                                                                         QString eventId);
+    // The revision a restored draft was started from. Strong: it becomes the base of a
+    // compare-and-swap, and a replica that lacks it must not turn it into "no canvas".
+    QCoro::Task<client::Result<std::optional<CanvasRevision>>> draftBase(QString channel,
+                                                                         QString eventId);
 
     // Save `content` as the new canvas. `base` is the head captured when editing STARTED (not the
     // live head); nullopt = "there was no canvas" (sends expected-revision "none").
-    //  1. strong head read; head ≠ base → Conflict (nothing signed)
+    //  1. strong head read; head's text = content → AlreadyCurrent (nothing to write);
+    //     head ≠ base → Conflict (nothing signed)
     //  2. sign with created_at = max(now, head.created_at + 1) (Error if head is > 60 s in the
     //  future)
     //  3. POST /events; 409/"conflict:" → Conflict with theirs read strongly (after checking the
@@ -77,8 +84,9 @@ public:
                                   QString content, SaveOptions options = SaveOptions {});
 
     // Restore revision `revisionId` as a new head (byte copy of its content). `frozenHeadId` is the
-    // head id captured when the confirm dialog opened (nullopt = no canvas). Target already head →
-    // AlreadyCurrent (no write); otherwise the same CAS, verification and reconciliation as save().
+    // head id captured when the confirm dialog opened (nullopt = no canvas). Target already head,
+    // or the head already has its exact text → AlreadyCurrent (no write); otherwise the same CAS,
+    // verification and reconciliation as save().
     QCoro::Task<SaveOutcome> restore(QString channel, QString revisionId,
                                      std::optional<QString> frozenHeadId);
 
@@ -90,6 +98,8 @@ public:
     // subscription is live again after a gap (reconnect, relay CLOSE), the head is read strongly
     // and reported through canvasChanged too: a change signed before `since` and committed during
     // the gap never reaches a live subscription. Consumers ignore a head they already show.
+    // Counted: the subscription ends at the last unwatch, so an old session closing after a new
+    // one opened on the same channel does not end the new one's updates.
     void watch(const QString &channel);
     void unwatch(const QString &channel);
     bool isWatching(const QString &channel) const { return m_watches.contains(channel.toLower()); }
@@ -128,6 +138,7 @@ private:
     std::function<qint64()> m_clock;
     QHash<QString, QString> m_watches; // channel → subscription id
     QHash<QString, QString> m_watchChannels; // subscription id → channel
+    QHash<QString, int> m_watchCounts; // channel → sessions watching it
 };
 
 } // namespace buzz::canvas

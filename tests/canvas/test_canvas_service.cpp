@@ -320,6 +320,34 @@ private slots:
         QCOMPARE(allRevisions(alice).size(), std::size_t(1));
     }
 
+    void savingTheCurrentTextWritesNothing()
+    {
+        CanvasClient &alice = owner();
+        const CanvasRevision v1 = saveOk(alice, std::nullopt, QStringLiteral("unchanged\n"));
+        const std::size_t before = eventsPosted();
+        const SaveOutcome outcome =
+            await(alice.service->save(m_channel, v1, QStringLiteral("unchanged\n")));
+        COMPARE_KIND(outcome, Kind::AlreadyCurrent);
+        QCOMPARE(outcome.saved->eventId, v1.eventId);
+        QCOMPARE(eventsPosted(), before);
+        QCOMPARE(allRevisions(alice).size(), std::size_t(1));
+    }
+
+    void restoringARevisionWithTheCurrentTextWritesNothing()
+    {
+        CanvasClient &alice = owner();
+        const CanvasRevision v1 = saveOk(alice, std::nullopt, QStringLiteral("same\n"));
+        const CanvasRevision v2 = saveOk(alice, v1, QStringLiteral("other\n"));
+        const CanvasRevision v3 = saveOk(alice, v2, QStringLiteral("same\n"));
+        const std::size_t before = eventsPosted();
+        const SaveOutcome outcome =
+            await(alice.service->restore(m_channel, v1.eventId, v3.eventId));
+        COMPARE_KIND(outcome, Kind::AlreadyCurrent);
+        QCOMPARE(outcome.saved->eventId, v3.eventId);
+        QCOMPARE(eventsPosted(), before);
+        QCOMPARE(allRevisions(alice).size(), std::size_t(3));
+    }
+
     void restoreOfTheCurrentHeadWritesNothing()
     {
         CanvasClient &alice = owner();

@@ -1,0 +1,111 @@
+#include "canvas/CanvasDrafts.h"
+
+namespace buzz::canvas {
+
+CanvasDrafts::CanvasDrafts(DraftScope scope, QString channel, QObject *parent)
+    : QObject(parent)
+    , m_scope(std::move(scope))
+    , m_channel(std::move(channel))
+{
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kAutosaveDelayMs);
+    connect(&m_debounce, &QTimer::timeout, this, &CanvasDrafts::autosaveDue);
+    if (m_scope.store)
+        connect(m_scope.store, &DraftStore::draftStored, this, &CanvasDrafts::draftStored);
+}
+
+DraftKey CanvasDrafts::keyFor(const std::optional<CanvasRevision> &base) const
+{
+    DraftKey key;
+    key.relay = m_scope.relayKey;
+    key.communityHost = m_scope.community;
+    key.channel = m_channel;
+    key.baseRevision = base ? base->eventId : QString::fromLatin1(kExpectedNone);
+    return key;
+}
+
+void CanvasDrafts::beginEdit()
+{
+    m_writtenThisEdit.clear();
+    m_debounce.stop();
+}
+
+void CanvasDrafts::textEdited()
+{
+    m_debounce.start();
+}
+
+void CanvasDrafts::stopAutosave()
+{
+    m_debounce.stop();
+}
+
+bool CanvasDrafts::store(const std::optional<CanvasRevision> &base, const QString &text)
+{
+    if (!m_scope.store)
+        return false;
+    const DraftKey key = keyFor(base);
+    m_writtenThisEdit.insert(key.fileName());
+    return m_scope.store->store(key, text);
+}
+
+std::optional<Draft> CanvasDrafts::load(const std::optional<CanvasRevision> &base) const
+{
+    if (!m_scope.store)
+        return std::nullopt;
+    return m_scope.store->load(keyFor(base));
+}
+
+void CanvasDrafts::flushToDisk()
+{
+    if (m_scope.store)
+        m_scope.store->flush();
+}
+
+void CanvasDrafts::discard(const std::optional<CanvasRevision> &base)
+{
+    discard(keyFor(base));
+}
+
+void CanvasDrafts::discard(const DraftKey &key)
+{
+    if (!m_scope.store)
+        return;
+    m_writtenThisEdit.remove(key.fileName());
+    m_scope.store->discard(key);
+}
+
+void CanvasDrafts::withdraw(const std::optional<CanvasRevision> &base)
+{
+    const DraftKey key = keyFor(base);
+    if (m_writtenThisEdit.contains(key.fileName()))
+        discard(key);
+}
+
+void CanvasDrafts::discardEditDrafts()
+{
+    if (!m_scope.store)
+        return;
+    for (const Draft &draft :
+         m_scope.store->draftsForChannel(m_scope.relayKey, m_scope.community, m_channel)) {
+        if (m_writtenThisEdit.contains(draft.key.fileName()))
+            discard(draft.key);
+    }
+}
+
+std::optional<Draft> CanvasDrafts::draftToOffer(const std::optional<CanvasRevision> &head)
+{
+    if (!m_scope.store)
+        return std::nullopt;
+    for (const Draft &draft :
+         m_scope.store->draftsForChannel(m_scope.relayKey, m_scope.community, m_channel)) {
+        if (head && draft.content == head->content) {
+            m_scope.store->discard(draft.key); // already saved by someone
+            continue;
+        }
+        return draft;
+    }
+    return std::nullopt;
+}
+
+} // namespace buzz::canvas

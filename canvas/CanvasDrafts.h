@@ -1,0 +1,82 @@
+#pragma once
+
+#include "canvas/CanvasRevision.h"
+#include "canvas/DraftStore.h"
+
+#include <QObject>
+#include <QSet>
+#include <QString>
+#include <QTimer>
+
+#include <optional>
+
+namespace buzz::canvas {
+
+// Where an open canvas keeps its drafts: the store and the relay/community part of their keys.
+struct DraftScope
+{
+    DraftStore *store = nullptr; // none: drafts are off (CLI, some tests)
+    QString relayKey; // stable name of the relay (the embedded relay changes port every run)
+    QString community;
+};
+
+// The drafts of one channel's canvas, without any widget: the autosave debounce (a keystroke
+// restarts a timer and never copies the text), which draft files the current edit wrote, and
+// which stored draft to offer when the canvas opens. Drafts are keyed by the revision the edit
+// started from, so a restored draft is saved as a compare-and-swap against that revision.
+//
+// The invariant this class protects: a draft file is deleted only when the user discards it, or
+// when the editor text it protects is in a verified revision — the edit is complete, and every
+// draft this edit wrote is an earlier state of that editor. While the edit goes on (a save landed
+// with later changes, a merge moved the base) every draft it wrote stays on disk.
+class CanvasDrafts : public QObject
+{
+    Q_OBJECT
+public:
+    // Long enough that typing costs no disk writes, short enough that a crash loses one second.
+    static constexpr int kAutosaveDelayMs = 1000;
+
+    CanvasDrafts(DraftScope scope, QString channel, QObject *parent = nullptr);
+
+    bool isAvailable() const { return m_scope.store != nullptr; }
+    DraftKey keyFor(const std::optional<CanvasRevision> &base) const;
+
+    // A new edit: nothing written by it yet. (When the edit moves to another base — a save
+    // landed, a merge was accepted — it stays the same edit: later drafts are keyed by the new
+    // base and earlier ones stay until a verified revision covers them.)
+    void beginEdit();
+
+    void textEdited(); // (re)starts the debounce; autosaveDue follows unless stopped
+    void stopAutosave();
+    bool autosavePending() const { return m_debounce.isActive(); }
+    // Writes `text` as the draft of `base` now. False when the disk write failed.
+    bool store(const std::optional<CanvasRevision> &base, const QString &text);
+    std::optional<Draft> load(const std::optional<CanvasRevision> &base) const;
+    void flushToDisk(); // the store's own write-behind, e.g. before quitting
+
+    void discard(const std::optional<CanvasRevision> &base);
+    void discard(const DraftKey &key);
+    // The editor is back at the text of `base`: the draft this edit wrote for it goes (its text
+    // was typed and then removed again by the user).
+    void withdraw(const std::optional<CanvasRevision> &base);
+    // The edit's text is exactly a revision the writer confirmed: every draft this edit wrote
+    // goes. Drafts of other windows (not written by this edit) stay.
+    void discardEditDrafts();
+    // The newest stored draft worth offering; drafts whose text is already the head's are
+    // deleted on the way (someone saved exactly that).
+    std::optional<Draft> draftToOffer(const std::optional<CanvasRevision> &head);
+
+signals:
+    void autosaveDue(); // the owner answers with store(base, current text)
+    void draftStored(const buzz::canvas::DraftKey &key);
+
+private:
+    DraftScope m_scope;
+    QString m_channel;
+    // Files this edit wrote: only those are ever deleted for a completed edit, never a draft
+    // another window is writing.
+    QSet<QString> m_writtenThisEdit;
+    QTimer m_debounce;
+};
+
+} // namespace buzz::canvas

@@ -1,0 +1,186 @@
+#pragma once
+
+#include "canvas/CanvasDrafts.h"
+#include "canvas/CanvasRevision.h"
+#include "canvas/RecentRevisions.h"
+#include "canvas/SaveOutcome.h"
+#include "net/client/RelayError.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace buzz::canvas {
+
+class CanvasService;
+
+// One open channel canvas (ARCHITECTURE §4): the single owner of its head (and how it was
+// learned), the edit base, the working text, the save or restore in flight with its signed event,
+// the last outcome, the revisions it wrote, live changes and drafts. Widgets display it; none
+// keeps its own copy of any of this. Async work is bound to the session: destroying it (closing
+// or switching the channel) drops every answer still on its way.
+//
+// The rules it guarantees, whatever the relay does:
+//  - Saving never blocks typing. When a save (or its Retry) lands, the session rebases: the base
+//    becomes the landed revision; if the working text changed since it was sent, it stays in
+//    editing with the newer text and says the later changes are not saved yet.
+//  - "What was sent" is the signed event's content, never the editor's text at Retry time.
+//  - A draft is deleted only for text provably in a verified revision, or when the user
+//    discards it.
+//  - The head never steps back: a display read (maybe from a lagging replica) replaces it only
+//    with a newer revision (nostr::isNewer).
+class CanvasSession : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State {
+        Viewing, // showing the head, no edit
+        Editing, // an edit from editBase(); typing changes the working text
+        Saving, // a save or its Retry is in flight; typing goes on
+        OutcomeUnknown, // a save's or restore's fate is unknown; Retry re-sends the same event
+        Merging, // a save met a newer revision: the edit waits for a three-way merge
+        Restoring, // a restore from History is in flight
+    };
+    Q_ENUM(State)
+    enum class HeadSource { None, Routed, Strong }; // Routed: display read or live event
+    enum class Operation { Save, Restore };
+
+    struct Settled
+    {
+        Operation operation = Operation::Save;
+        SaveOutcome outcome;
+        // A save landed while the text went on changing: the edit continues on top of the landed
+        // revision and the later changes are not saved yet.
+        bool laterChangesUnsaved = false;
+    };
+
+    // A three-way merge to offer: after a conflict (mine = the working text) or a superseded save
+    // that left editing (mine = what was saved).
+    struct MergeOffer
+    {
+        std::optional<CanvasRevision> base;
+        QString baseText;
+        QString mine;
+        std::optional<CanvasRevision> theirs;
+    };
+
+    CanvasSession(CanvasService *service, QString channel, DraftScope drafts,
+                  QObject *parent = nullptr);
+    ~CanvasSession() override;
+
+    QString channel() const { return m_channel; }
+    State state() const { return m_state; }
+    bool isEditing() const { return m_editing; }
+    bool isBusy() const { return m_state == State::Saving || m_state == State::Restoring; }
+
+    const std::optional<CanvasRevision> &head() const { return m_head; }
+    bool isHeadKnown() const { return m_headSource != HeadSource::None; }
+    HeadSource headSource() const { return m_headSource; }
+    bool isLoading() const { return m_loading; }
+    const std::optional<client::RelayError> &loadError() const { return m_loadError; }
+
+    const std::optional<CanvasRevision> &editBase() const { return m_base; }
+    QString baseText() const { return m_base ? m_base->content : QString(); }
+    // The editor registers a source so a keystroke costs no copy; the session pulls the text
+    // when it needs it (save, autosave, comparisons). Without one it keeps the text itself.
+    // Passing an empty source detaches the view: the session keeps the text it last showed.
+    void setTextSource(std::function<QString()> source);
+    QString workingText() const { return m_textSource ? m_textSource() : m_text; }
+    bool hasUnsavedChanges() const { return m_editing && workingText() != baseText(); }
+    bool isEditedSinceBase() const { return m_edited; } // cheap: a keystroke since the base moved
+
+    const std::optional<Settled> &lastSettled() const { return m_settled; }
+    bool canRetry() const;
+    std::optional<MergeOffer> mergeOffer() const;
+    const std::optional<CanvasRevision> &liveChange() const { return m_liveChange; }
+    bool isOwnRevision(const QString &eventId) const { return m_own.contains(eventId); }
+    // Revisions the writer confirmed to this session (its own saves and restores), newest first.
+    const RecentRevisions &confirmedRevisions() const { return m_own; }
+    CanvasDrafts *drafts() const { return m_drafts; }
+
+    void load(); // display read of the head (open, F5)
+    bool startEditing(); // from the head; false when it is not known or a write is unsettled
+    void textEdited(); // the view's text changed (a keystroke)
+    // Replaces the working text (merge result, tests); the view shows it (`undoable`: one step).
+    void setWorkingText(const QString &text, bool undoable = false);
+    void save(); // while saving: the newer text is saved once this save lands
+    void retry(); // outcome unknown: re-send the same signed event; unreachable error: again
+    bool restore(const QString &revisionId, std::optional<QString> frozenHeadId);
+    // Accepts a merge with `theirs`: it becomes the base, `merged` the working text (one undo
+    // step). From a superseded save (not editing) this starts an edit from `theirs`.
+    void acceptMerge(const std::optional<CanvasRevision> &theirs, const QString &merged,
+                     bool saveAfter);
+    void leaveEditing(); // unsaved text stays as a draft (offered again)
+    void discardEdit(); // the user confirmed: the edit and its drafts go
+    void restoreDraft(const Draft &draft); // base read strongly; missing base → draftFailed
+    std::optional<Draft> draftToOffer();
+    void discardDraft(const DraftKey &key); // the user confirmed
+    void flushDraft(); // a pending autosave is written now (switching channel, quitting)
+    // A revision learned through another path (live event, tests): becomes the head if newer.
+    void learnRevision(const CanvasRevision &revision);
+
+signals:
+    void stateChanged(buzz::canvas::CanvasSession::State state);
+    void headChanged();
+    void loadFinished(bool ok); // !ok: loadError() says why; the shown head is kept
+    void editingChanged(bool editing);
+    void editedChanged(bool edited);
+    void workingTextReplaced(const QString &text, bool undoable);
+    void settled(const buzz::canvas::CanvasSession::Settled &settled);
+    void liveChangeArrived(const buzz::canvas::CanvasRevision &revision);
+    void confirmedRevisionsChanged();
+    void draftStored(const buzz::canvas::DraftKey &key);
+    void draftFailed(const buzz::client::RelayError &error, const buzz::canvas::Draft &draft);
+
+private:
+    struct Write; // the save or restore in flight
+    void setState(State state);
+    void setHead(const std::optional<CanvasRevision> &head, HeadSource source);
+    void adoptIfNewer(const CanvasRevision &revision, HeadSource source);
+    void enterEditing(const std::optional<CanvasRevision> &base, const QString &text);
+    void endEditing();
+    void moveBase(const std::optional<CanvasRevision> &base);
+    void settle(Write write, SaveOutcome outcome);
+    bool settleSave(const Write &write, const SaveOutcome &outcome); // true: later changes kept
+    void settleRestore(const SaveOutcome &outcome);
+    void confirm(const CanvasRevision &revision);
+    void onLiveChange(const QString &channel, const CanvasRevision &revision);
+    void autosaveNow();
+    State idleState() const;
+
+    CanvasService *m_service;
+    QString m_channel;
+    CanvasDrafts *m_drafts;
+    State m_state = State::Viewing;
+    bool m_closed = false;
+
+    std::optional<CanvasRevision> m_head;
+    HeadSource m_headSource = HeadSource::None;
+    bool m_loading = false;
+    std::optional<client::RelayError> m_loadError;
+
+    bool m_editing = false;
+    bool m_edited = false;
+    std::optional<CanvasRevision> m_base;
+    QString m_text; // the working text when no view registered a source
+    std::function<QString()> m_textSource;
+
+    bool m_saveAgain = false; // Save pressed while a save was in flight
+    QString m_inFlightText; // what the save in flight sent (tells its live echo from a change)
+    bool m_conflicted = false; // Merging: a save met a newer revision
+    std::optional<CanvasRevision> m_conflictTheirs;
+    std::optional<SaveOutcome> m_pending; // OutcomeUnknown: the signed event to re-send
+    std::optional<Operation> m_pendingOperation;
+    std::optional<std::pair<QString, std::optional<QString>>> m_lastRestore; // target, frozen
+    std::optional<Settled> m_settled;
+    std::optional<MergeOffer> m_superseded; // offered after a superseded save left editing
+    std::optional<CanvasRevision> m_liveChange;
+    RecentRevisions m_own;
+    bool m_draftBaseLoading = false;
+};
+
+} // namespace buzz::canvas
+
+Q_DECLARE_METATYPE(buzz::canvas::CanvasSession::Settled)

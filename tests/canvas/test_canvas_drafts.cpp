@@ -1,0 +1,137 @@
+// CanvasDrafts: the draft rules an open canvas relies on, without any widget or relay.
+
+#include "canvas/CanvasDrafts.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using buzz::canvas::CanvasDrafts;
+using buzz::canvas::CanvasRevision;
+using buzz::canvas::DraftScope;
+using buzz::canvas::DraftStore;
+
+namespace {
+const QString kRelay = QStringLiteral("http://127.0.0.1:3000");
+const QString kCommunity = QStringLiteral("127.0.0.1:3000");
+const QString kChannel = QStringLiteral("6f1c0d2e-1111-4222-8333-944455556666");
+
+CanvasRevision revision(QChar fill, const QString &content)
+{
+    CanvasRevision revision;
+    revision.eventId = QString(64, fill);
+    revision.content = content;
+    revision.createdAt = 1'790'000'000;
+    return revision;
+}
+
+DraftScope scope(DraftStore *store)
+{
+    return DraftScope {store, kRelay, kCommunity};
+}
+} // namespace
+
+class TestCanvasDrafts : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void autosaveIsDebouncedAndFires()
+    {
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        CanvasDrafts drafts(scope(&store), kChannel);
+        QSignalSpy due(&drafts, &CanvasDrafts::autosaveDue);
+        drafts.textEdited();
+        drafts.textEdited(); // a second keystroke restarts the debounce, one autosave follows
+        QVERIFY(drafts.autosavePending());
+        QVERIFY(due.wait(5000));
+        QCOMPARE(due.count(), 1);
+        QVERIFY(!drafts.autosavePending());
+        drafts.textEdited();
+        drafts.stopAutosave(); // leaving the editor cancels a pending autosave
+        QVERIFY(!due.wait(1500));
+    }
+
+    void draftIsKeyedByTheEditBase()
+    {
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        CanvasDrafts drafts(scope(&store), kChannel);
+        const CanvasRevision base = revision(u'a', QStringLiteral("# v1"));
+        QVERIFY(drafts.store(base, QStringLiteral("# v1 and my words")));
+        const auto stored = store.load(drafts.keyFor(base));
+        QVERIFY(stored);
+        QCOMPARE(stored->content, QStringLiteral("# v1 and my words"));
+        QCOMPARE(stored->key.baseRevision, base.eventId);
+        QCOMPARE(drafts.keyFor(std::nullopt).baseRevision, QStringLiteral("none"));
+    }
+
+    void completedEditRemovesOnlyItsOwnDrafts()
+    {
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        const CanvasRevision older = revision(u'b', QStringLiteral("# old"));
+        const CanvasRevision base = revision(u'c', QStringLiteral("# base"));
+        // A draft from another window (another base) must survive our save.
+        CanvasDrafts other(scope(&store), kChannel);
+        other.store(older, QStringLiteral("someone else's unsaved text"));
+
+        CanvasDrafts drafts(scope(&store), kChannel);
+        drafts.beginEdit();
+        drafts.store(std::nullopt, QStringLiteral("written before the merge moved the base"));
+        drafts.store(base, QStringLiteral("merged text"));
+        QCOMPARE(int(store.draftsForChannel(kRelay, kCommunity, kChannel).size()), 3);
+
+        drafts.discardEditDrafts();
+        const auto left = store.draftsForChannel(kRelay, kCommunity, kChannel);
+        QCOMPARE(int(left.size()), 1);
+        QCOMPARE(left.front().content, QStringLiteral("someone else's unsaved text"));
+    }
+
+    void withdrawRemovesOnlyThisEditsDraft()
+    {
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        const CanvasRevision base = revision(u'1', QStringLiteral("text"));
+        CanvasDrafts other(scope(&store), kChannel);
+        other.store(base, QStringLiteral("text typed in another window"));
+        CanvasDrafts drafts(scope(&store), kChannel);
+        drafts.beginEdit();
+        drafts.withdraw(base); // not written by this edit: kept
+        QCOMPARE(int(store.draftsForChannel(kRelay, kCommunity, kChannel).size()), 1);
+        drafts.store(base, QStringLiteral("text and a word"));
+        drafts.withdraw(base); // the user removed the word again
+        QVERIFY(store.draftsForChannel(kRelay, kCommunity, kChannel).empty());
+    }
+
+    void offersADraftUnlessTheHeadAlreadyHasItsText()
+    {
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        CanvasDrafts drafts(scope(&store), kChannel);
+        const CanvasRevision base = revision(u'd', QStringLiteral("# v1"));
+        drafts.store(base, QStringLiteral("# v2 typed offline"));
+
+        const auto offered = drafts.draftToOffer(base);
+        QVERIFY(offered);
+        QCOMPARE(offered->content, QStringLiteral("# v2 typed offline"));
+
+        // Someone saved exactly that text: nothing to offer, and the stale draft is gone.
+        const CanvasRevision head = revision(u'e', QStringLiteral("# v2 typed offline"));
+        QVERIFY(!drafts.draftToOffer(head));
+        QVERIFY(store.draftsForChannel(kRelay, kCommunity, kChannel).empty());
+    }
+
+    void withoutAStoreNothingBreaks()
+    {
+        CanvasDrafts drafts(DraftScope {}, kChannel);
+        QVERIFY(!drafts.isAvailable());
+        QVERIFY(!drafts.store(std::nullopt, QStringLiteral("text")));
+        drafts.discardEditDrafts();
+        QVERIFY(!drafts.draftToOffer(std::nullopt));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCanvasDrafts)
+#include "test_canvas_drafts.moc"
