@@ -58,10 +58,7 @@ struct SaveOutcome
         return isSaved() || kind == Kind::Superseded || kind == Kind::AlreadyCurrent;
     }
 
-    // The desktop's wording (postsnapshot §4.2): e.g. "Saved. We couldn't verify against the latest
-    // revision just now — check History if a concurrent edit appears." `restore` switches the
-    // wording to the restore variants. Empty for SavedVerified.
-    QString userMessage(bool restore = false) const;
+    // User-facing wording lives with each front end (ui/OutcomePresenter, app/cli), not here.
     QString kindName() const; // "saved", "saved_unverified", "conflict", … (CLI / logs)
 
     static SaveOutcome failure(client::RelayError error);

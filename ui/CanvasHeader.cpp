@@ -84,11 +84,12 @@ void CanvasHeader::setState(const State &state)
     m_editButton->setVisible(!state.editing);
     m_editButton->setText(state.head ? tr("Edit canvas") : tr("Create canvas"));
     m_editButton->setAccessibleName(m_editButton->text());
-    m_editButton->setEnabled(canEdit && state.headKnown);
+    m_editButton->setEnabled(canEdit && state.headKnown && state.editBlockedReason.isEmpty());
     m_editButton->setToolTip(!canEdit ? tr("You can't edit this canvas.")
                                  : !state.headKnown
                                  ? tr("Waiting for the relay to say which revision is current.")
-                                 : tr("Edit (Ctrl+E)"));
+                                 : !state.editBlockedReason.isEmpty() ? state.editBlockedReason
+                                                                      : tr("Edit (Ctrl+E)"));
     m_saveButton->setVisible(state.editing);
     m_cancelButton->setVisible(state.editing);
     m_saveButton->setEnabled(state.editing && !state.saving && canEdit);

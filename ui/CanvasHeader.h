@@ -30,6 +30,7 @@ public:
         bool loading = false;
         bool editing = false;
         bool saving = false;
+        QString editBlockedReason; // non-empty: Edit is disabled for this reason (a restore)
     };
 
     explicit CanvasHeader(QWidget *parent = nullptr);

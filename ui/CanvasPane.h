@@ -1,12 +1,10 @@
 #pragma once
 
-#include "canvas/CanvasRevision.h"
+#include "canvas/CanvasSession.h"
 #include "canvas/ChannelService.h"
 #include "canvas/DraftStore.h"
-#include "canvas/SaveOutcome.h"
 #include "ui/UiServices.h"
 
-#include <QSet>
 #include <QWidget>
 
 #include <optional>
@@ -14,16 +12,17 @@
 namespace buzz::ui {
 
 class CanvasDisplay;
-class CanvasDraftSession;
 class CanvasHeader;
 class CanvasEditor;
 class NoticeBanner;
 
-// The canvas of one channel: rendered Markdown by default, the editor with live preview while
-// editing, author and time of the current revision always visible, and every relay outcome as an
-// inline notice. The edit base is the head captured when editing started; saves are the data
-// layer's compare-and-swap. Nothing here ever clears the editor: conflicts, errors, live changes
-// and channel switches keep the text (in the editor, its undo stack, or a draft).
+// The canvas of one channel on screen: rendered Markdown by default, the editor with live preview
+// while editing, author and time of the current revision always visible, and every outcome as an
+// inline notice. It displays the channel's canvas::CanvasSession (which it opens per channel and
+// owns) and keeps no canvas state of its own: the head, the edit base and the working text are
+// the session's (the editor is the view of the working text). Nothing here clears the editor:
+// conflicts, errors, live changes and channel switches keep the text in the editor, its undo
+// stack or a draft, and every action that would leave the text behind asks first.
 class CanvasPane : public QWidget
 {
     Q_OBJECT
@@ -31,86 +30,70 @@ public:
     explicit CanvasPane(const UiServices &services, QWidget *parent = nullptr);
     ~CanvasPane() override;
 
+    // Opens a new session for `channel` (the previous one flushes its draft and closes).
     void openChannel(const canvas::ChannelInfo &channel);
     void updateChannel(const canvas::ChannelInfo &channel); // permissions changed (join, archive)
     QString channelId() const { return m_channel.id; }
     const canvas::ChannelInfo &channel() const { return m_channel; }
+    canvas::CanvasSession *session() const { return m_session; }
 
-    std::optional<canvas::CanvasRevision> head() const { return m_head; }
-    bool isHeadKnown() const { return m_headKnown; }
-    bool isEditing() const { return m_editing; }
-    bool isSaving() const { return m_saving; }
+    // Views of the session (nullopt / false without a channel).
+    std::optional<canvas::CanvasRevision> head() const;
+    bool isHeadKnown() const;
+    bool isEditing() const;
+    bool isSaving() const;
     bool hasUnsavedChanges() const;
-    std::optional<canvas::CanvasRevision> editBase() const { return m_editBase; }
+    bool isEditedSinceBase() const;
+    std::optional<canvas::CanvasRevision> editBase() const;
     CanvasEditor *editor() const { return m_editor; }
 
     // Actions (menu, toolbar and shortcuts).
     void toggleEditing(); // Ctrl+E
     void startEditing();
-    void save(); // Ctrl+S
+    void save(); // Ctrl+S; never blocks typing
     bool
     cancel(); // Esc: closes the topmost notice or asks to leave editing; false if nothing to do
     void reload(); // re-read the head (display read)
     void flushDraft(); // writes a pending autosave now (quit, relay switch)
-    // A revision that became current through another path (restore from History).
-    void adoptHead(const canvas::CanvasRevision &revision);
 
 signals:
-    void headChanged(const std::optional<buzz::canvas::CanvasRevision> &head);
+    // A new session is open (channel switch): the History panel displays it too.
+    void sessionOpened(buzz::canvas::CanvasSession *session);
     // The canvas (or its empty state) is on screen for `channel` — first paint after opening.
     void canvasShown(const QString &channel);
     void editingChanged(bool editing);
     void saveStateChanged(const QString &state); // status bar wording
-    void saveSettled(const buzz::canvas::SaveOutcome &outcome);
     void relayProblem(const buzz::client::RelayError &error); // status bar + auth help
     void joinRequested(const QString &channel);
     void settingsRequested();
     void identityRequested();
 
 private:
-    enum class Page { State, View, Edit };
-
-    void loadHead();
-    void onHeadLoaded(const client::Result<std::optional<canvas::CanvasRevision>> &result);
-    void setHead(const std::optional<canvas::CanvasRevision> &head);
+    void connectSession();
+    void onLoadFinished(bool ok);
+    void onEditingChanged(bool editing);
+    void onWorkingTextReplaced(const QString &text, bool undoable);
+    void onSettled(const canvas::CanvasSession::Settled &settled);
+    void onLiveChange(const canvas::CanvasRevision &revision);
+    void onDraftFailed(const client::RelayError &error, const canvas::Draft &draft);
     void render();
     void updateHeader();
     void updateReadOnlyNotice();
-    void enterEditing(const std::optional<canvas::CanvasRevision> &base, const QString &text);
-    void leaveEditing();
-    void runSave(QString text);
-    void onSaveFinished(const canvas::SaveOutcome &outcome, const QString &text);
-    void openMerge(const std::optional<canvas::CanvasRevision> &base, const QString &baseText,
-                   const QString &mine, const std::optional<canvas::CanvasRevision> &theirs,
-                   bool saveAfter, bool startEditing);
-    void onLiveChange(const QString &channel, const canvas::CanvasRevision &revision);
+    void updateSaveState();
+    void openMerge(const canvas::CanvasSession::MergeOffer &offer, bool saveAfter);
+    void askReload();
     void offerDrafts();
-    void restoreDraft(
-        canvas::Draft draft); // by value: it usually comes from m_offeredDraft, which it resets
-    void onEditorChanged();
-    void autosaveNow();
     void showRelayError(const client::RelayError &error, NoticeBanner *banner);
-    void setSaveState(const QString &state);
     QString authorName(const QString &pubkey) const;
+    NoticeBanner *addConfirmBanner(const QString &name, const QString &confirmSuffix,
+                                   const QString &confirmLabel, const QString &keepLabel);
 
     UiServices m_services;
     canvas::ChannelInfo m_channel;
-    std::optional<canvas::CanvasRevision> m_head;
-    bool m_headKnown =
-        false; // a head read succeeded for this channel (the edit base is trustworthy)
-    bool m_loading = false;
-    bool m_editing = false;
-    bool m_saving = false;
-    bool m_loadingEditor = false;
-    std::optional<canvas::CanvasRevision> m_editBase;
-    QString m_baseText;
-    std::optional<canvas::CanvasRevision>
-        m_liveTheirs; // a newer revision that arrived while editing
-    std::optional<canvas::SaveOutcome> m_lastOutcome; // for Merge / Retry on the save notice
-    std::optional<canvas::Draft> m_offeredDraft;
-    QSet<QString>
-        m_ownRevisions; // ids we published: live echoes of them are not "changes by others"
-    quint64 m_generation = 0;
+    canvas::CanvasSession *m_session = nullptr;
+    std::optional<canvas::Draft> m_offeredDraft; // the draft the banner offers
+    QString m_draftSavedAt; // time of this edit's last autosave, for the status bar
+    bool m_applyingSessionText = false; // the editor changes because the session said so
 
     CanvasHeader *m_header;
     NoticeBanner *m_loadError;
@@ -119,7 +102,8 @@ private:
     NoticeBanner *m_liveChange;
     NoticeBanner *m_draftBanner;
     NoticeBanner *m_discardConfirm;
-    CanvasDraftSession *m_drafts;
+    NoticeBanner *m_reloadConfirm;
+    NoticeBanner *m_draftDiscardConfirm;
     CanvasEditor *m_editor;
     CanvasDisplay *m_display;
 };

@@ -5,6 +5,7 @@
 #include "ui/DiffView.h"
 #include "ui/HistoryItemDelegate.h"
 #include "ui/NoticeBanner.h"
+#include "ui/OutcomePresenter.h"
 #include "ui/RestoreDialog.h"
 #include "ui/UiFormat.h"
 #include "ui/models/HistoryModel.h"
@@ -51,6 +52,11 @@ HistoryPanel::HistoryPanel(const UiServices &services, QWidget *parent)
             &HistoryPanel::onSelectionChanged);
     connect(m_loadOlder, &QPushButton::clicked, this, &HistoryPanel::loadOlder);
     connect(m_restore, &QPushButton::clicked, this, &HistoryPanel::askRestore);
+    m_notice->addAction(QStringLiteral("Retry"), tr("&Retry"));
+    connect(m_notice->action(QStringLiteral("Retry")), &QPushButton::clicked, this, [this] {
+        if (m_session)
+            m_session->retry();
+    });
 
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
@@ -75,24 +81,33 @@ HistoryPanel::HistoryPanel(const UiServices &services, QWidget *parent)
     updateButtons();
 }
 
-void HistoryPanel::setChannel(const QString &channel, bool canRestore)
+namespace {
+using State = canvas::CanvasSession::State;
+} // namespace
+
+void HistoryPanel::setSession(canvas::CanvasSession *session, bool canRestore)
 {
-    ++m_generation;
-    m_channel = channel;
+    if (m_session)
+        m_session->disconnect(this);
+    m_session = session;
     m_canRestore = canRestore;
-    m_current.reset();
-    m_restoring = false;
     m_loading = false;
     m_model->clear();
-    m_model->setCurrentHeadId({});
+    m_model->setSession(session);
     m_diff->clear();
     m_notice->hide();
     m_status->clear();
-    m_restore->setText(tr("Restore this revision"));
-    m_list->setEnabled(true);
     m_stale = true;
-    if (isVisible())
-        reload();
+    m_listedHeadId.clear();
+    if (m_session) {
+        using Session = canvas::CanvasSession;
+        connect(m_session, &Session::stateChanged, this, &HistoryPanel::onSessionState);
+        connect(m_session, &Session::settled, this, &HistoryPanel::onSettled);
+        connect(m_session, &Session::headChanged, this, &HistoryPanel::onHeadChanged);
+        connect(m_session, &Session::editingChanged, this, &HistoryPanel::updateButtons);
+        if (isVisible())
+            reload();
+    }
     updateButtons();
 }
 
@@ -102,16 +117,23 @@ void HistoryPanel::setCanRestore(bool canRestore)
     updateButtons();
 }
 
-void HistoryPanel::setCurrent(const std::optional<canvas::CanvasRevision> &head)
+bool HistoryPanel::isRestoring() const
 {
-    const bool moved =
-        (head ? head->eventId : QString()) != (m_current ? m_current->eventId : QString());
-    m_current = head;
-    m_model->setCurrentHeadId(head ? head->eventId : QString());
-    if (moved && m_model->rowOf(head ? head->eventId : QString()) < 0 && head)
-        m_stale = true; // a revision we have not listed yet
-    if (m_stale && isVisible())
-        reload();
+    return m_session && m_session->state() == State::Restoring;
+}
+
+void HistoryPanel::onHeadChanged()
+{
+    // A new head: revisions of others may have landed before it, so the list is re-read (the
+    // session's own revisions stay listed meanwhile, whatever a lagging replica answers).
+    const auto &head = m_session->head();
+    const QString headId = head ? head->eventId.toLower() : QString();
+    if (headId != m_listedHeadId) {
+        m_listedHeadId = headId;
+        m_stale = true;
+        if (isVisible())
+            reload();
+    }
     showSelectedDiff();
     updateButtons();
 }
@@ -119,13 +141,13 @@ void HistoryPanel::setCurrent(const std::optional<canvas::CanvasRevision> &head)
 void HistoryPanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    if (m_stale && !m_channel.isEmpty())
+    if (m_stale && m_session)
         reload();
 }
 
 void HistoryPanel::reload()
 {
-    if (m_channel.isEmpty())
+    if (!m_session)
         return;
     if (m_loading) {
         m_stale = true;
@@ -136,57 +158,64 @@ void HistoryPanel::reload()
     const bool hadRows = m_model->rowCount() > 0;
     if (!hadRows)
         m_status->setText(tr("Loading history..."));
-    const quint64 generation = m_generation;
     const QString selectedId = selectedRevision() ? selectedRevision()->eventId : QString();
-    QCoro::connect(
-        m_services.canvas->history(m_channel, std::nullopt, m_pageSize), this,
-        [this, generation, hadRows, selectedId](client::Result<canvas::HistoryPage> page) {
-            if (generation != m_generation)
-                return;
-            m_loading = false;
-            if (!page) {
-                m_status->setText(
-                    hadRows ? tr("Couldn't refresh history — showing last known revisions.")
-                            : page.error().shortText());
-                m_status->setToolTip(page.error().longText());
-                updateButtons();
-                return;
-            }
-            m_model->setFirstPage(*page);
-            m_status->setText(page->revisions.empty() ? tr("No revisions yet.") : QString());
-            m_status->setToolTip({});
-            const int row = m_model->rowOf(selectedId);
-            if (row >= 0)
-                m_list->setCurrentIndex(m_model->index(row));
-            updateButtons();
-            emit historyLoaded(m_model->rowCount());
-        });
+    // Bound to the session: an answer for a channel that was closed meanwhile is dropped.
+    QPointer<HistoryPanel> self(this);
+    QCoro::connect(m_services.canvas->history(m_session->channel(), std::nullopt, m_pageSize),
+                   m_session.data(),
+                   [self, hadRows, selectedId](client::Result<canvas::HistoryPage> page) {
+                       if (self)
+                           self->onFirstPage(page, hadRows, selectedId);
+                   });
     updateButtons();
+}
+
+void HistoryPanel::onFirstPage(const client::Result<canvas::HistoryPage> &page, bool hadRows,
+                               const QString &selectedId)
+{
+    m_loading = false;
+    if (!page) {
+        m_status->setText(hadRows ? tr("Couldn't refresh history — showing last known revisions.")
+                                  : page.error().shortText());
+        m_status->setToolTip(page.error().longText());
+        updateButtons();
+        return;
+    }
+    m_model->setFirstPage(*page);
+    m_status->setText(m_model->rowCount() == 0 ? tr("No revisions yet.") : QString());
+    m_status->setToolTip({});
+    const int row = m_model->rowOf(selectedId);
+    if (row >= 0)
+        m_list->setCurrentIndex(m_model->index(row));
+    updateButtons();
+    emit historyLoaded(m_model->rowCount());
+    if (m_stale)
+        reload(); // something changed while this page was on its way
 }
 
 void HistoryPanel::loadOlder()
 {
     const auto cursor = m_model->nextCursor();
-    if (!cursor || m_loading || m_channel.isEmpty())
+    if (!cursor || m_loading || !m_session)
         return;
     m_loading = true;
     m_loadOlder->setText(tr("Loading..."));
     updateButtons();
-    const quint64 generation = m_generation;
-    QCoro::connect(m_services.canvas->history(m_channel, cursor, m_pageSize), this,
-                   [this, generation](client::Result<canvas::HistoryPage> page) {
-                       if (generation != m_generation)
+    QPointer<HistoryPanel> self(this);
+    QCoro::connect(m_services.canvas->history(m_session->channel(), cursor, m_pageSize),
+                   m_session.data(), [self](client::Result<canvas::HistoryPage> page) {
+                       if (!self)
                            return;
-                       m_loading = false;
-                       m_loadOlder->setText(tr("Load older"));
+                       self->m_loading = false;
+                       self->m_loadOlder->setText(tr("Load older"));
                        if (!page) {
-                           m_status->setText(page.error().shortText());
-                           m_status->setToolTip(page.error().longText());
+                           self->m_status->setText(page.error().shortText());
+                           self->m_status->setToolTip(page.error().longText());
                        } else {
-                           m_model->appendPage(*page);
+                           self->m_model->appendPage(*page);
                        }
-                       updateButtons();
-                       emit historyLoaded(m_model->rowCount());
+                       self->updateButtons();
+                       emit self->historyLoaded(self->m_model->rowCount());
                    });
 }
 
@@ -197,8 +226,9 @@ const canvas::CanvasRevision *HistoryPanel::selectedRevision() const
 
 void HistoryPanel::onSelectionChanged()
 {
-    // Selecting another row clears the previous outcome (desktop behaviour).
-    if (!m_restoring)
+    // Selecting another row clears the previous outcome (desktop behaviour), unless it still
+    // offers a Retry.
+    if (!isRestoring() && !(m_session && m_session->state() == State::OutcomeUnknown))
         m_notice->hide();
     showSelectedDiff();
     updateButtons();
@@ -211,93 +241,77 @@ void HistoryPanel::showSelectedDiff()
         m_diff->clear();
         return;
     }
-    m_diff->showDiff(revision->content, m_current ? m_current->content : QString());
+    const auto &head = m_session ? m_session->head() : std::nullopt;
+    m_diff->showDiff(revision->content, head ? head->content : QString());
 }
 
 void HistoryPanel::updateButtons()
 {
     const canvas::CanvasRevision *revision = selectedRevision();
-    const bool isCurrent = revision && m_current && revision->hasId(m_current->eventId);
+    const auto head = m_session ? m_session->head() : std::nullopt;
+    const bool isCurrent = revision && head && revision->hasId(head->eventId);
+    const bool restoring = isRestoring();
+    const bool editing = m_session && m_session->isEditing();
+    const bool unsettled = m_session && !editing && m_session->state() == State::OutcomeUnknown;
     m_restore->setVisible(m_canRestore);
-    m_restore->setEnabled(m_canRestore && revision && !isCurrent && !m_restoring);
-    m_restore->setToolTip(isCurrent ? tr("This revision is the current canvas.") : QString());
+    m_restore->setEnabled(m_canRestore && revision && !isCurrent && !restoring && !editing
+                          && !unsettled);
+    m_restore->setText(restoring ? tr("Restoring...") : tr("Restore this revision"));
+    m_restore->setToolTip(isCurrent     ? tr("This revision is the current canvas.")
+                              : editing ? tr("Leave editing to restore a revision.")
+                              : unsettled
+                              ? tr("Retry the last restore first: it may have reached the relay.")
+                              : QString());
+    m_list->setEnabled(!restoring);
     m_loadOlder->setVisible(m_model->hasMore() || m_loadOlder->text() != tr("Load older"));
-    m_loadOlder->setEnabled(m_model->hasMore() && !m_loading && !m_restoring);
+    m_loadOlder->setEnabled(m_model->hasMore() && !m_loading && !restoring);
 }
 
 void HistoryPanel::askRestore()
 {
     const canvas::CanvasRevision *revision = selectedRevision();
-    if (!revision || m_restoring)
+    if (!revision || !m_session || m_session->state() != State::Viewing)
         return;
     const canvas::CanvasRevision target = *revision;
     const QString author =
         m_services.profiles ? m_services.profiles->displayName(target.author) : target.author;
     // The head is frozen now, when the question is asked, not when it is answered.
-    std::optional<QString> frozen =
-        m_current ? std::optional<QString>(m_current->eventId) : std::nullopt;
+    const auto &head = m_session->head();
+    std::optional<QString> frozen = head ? std::optional<QString>(head->eventId) : std::nullopt;
     auto *dialog =
         new RestoreDialog(author, UiFormat::revisionTime(target.createdAt), frozen, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    const quint64 generation = m_generation;
-    connect(dialog, &QDialog::accepted, this, [this, dialog, target, generation] {
-        if (generation == m_generation)
-            runRestore(target, dialog->frozenHeadId());
+    canvas::CanvasSession *session = m_session;
+    connect(dialog, &QDialog::accepted, session, [this, session, dialog, target] {
+        m_notice->hide();
+        session->restore(target.eventId, dialog->frozenHeadId());
     });
     dialog->open();
 }
 
-void HistoryPanel::runRestore(const canvas::CanvasRevision &target,
-                              std::optional<QString> frozenHeadId)
+void HistoryPanel::onSessionState()
 {
-    m_restoring = true;
-    m_notice->hide();
-    m_list->setEnabled(false);
-    m_restore->setText(tr("Restoring..."));
+    if (isRestoring())
+        m_notice->hide();
     updateButtons();
-    const quint64 generation = m_generation;
-    QCoro::connect(m_services.canvas->restore(m_channel, target.eventId, frozenHeadId), this,
-                   [this, generation](canvas::SaveOutcome outcome) {
-                       if (generation != m_generation)
-                           return;
-                       onRestoreFinished(outcome);
-                   });
 }
 
-void HistoryPanel::onRestoreFinished(const canvas::SaveOutcome &outcome)
+void HistoryPanel::onSettled(const canvas::CanvasSession::Settled &settled)
 {
-    using Kind = canvas::SaveOutcome::Kind;
-    m_restoring = false;
-    m_list->setEnabled(true);
-    m_restore->setText(tr("Restore this revision"));
-    switch (outcome.kind) {
-    case Kind::SavedVerified:
-        m_notice->showMessage(tr("Restored."), NoticeBanner::Tone::Positive);
-        break;
-    case Kind::SavedUnverified:
-    case Kind::AlreadyCurrent:
-        m_notice->showMessage(outcome.userMessage(true), NoticeBanner::Tone::Info);
-        break;
-    case Kind::Conflict:
-    case Kind::Superseded:
-    case Kind::OutcomeUnknown:
-        m_notice->showMessage(outcome.userMessage(true), NoticeBanner::Tone::Warning,
-                              outcome.error ? outcome.error->detail : QString());
-        break;
-    case Kind::Error:
-        m_notice->showMessage(
-            outcome.error ? outcome.error->shortText() : outcome.userMessage(true),
-            NoticeBanner::Tone::Error, outcome.error ? outcome.error->longText() : QString());
-        break;
+    // Every settled write may have moved the head: the list is re-read.
+    if (settled.outcome.kind != canvas::SaveOutcome::Kind::Error) {
+        m_stale = true;
+        reload();
     }
-    if (outcome.kind == Kind::SavedVerified || outcome.kind == Kind::SavedUnverified)
-        setCurrent(outcome.saved);
-    // Every settled outcome invalidates the list: even a failed restore may mean the head moved.
-    m_stale = true;
-    reload();
+    if (settled.operation != canvas::CanvasSession::Operation::Restore)
+        return;
+    const OutcomePresenter::Notice notice =
+        OutcomePresenter::notice(settled, m_session->canRetry(), false);
+    m_notice->showMessage(notice.text, notice.tone, notice.details);
+    m_notice->setActionVisible(QStringLiteral("Retry"), notice.offerRetry);
+    showSelectedDiff();
     updateButtons();
     m_notice->setFocus();
-    emit restoreSettled(outcome);
 }
 
 } // namespace buzz::ui

@@ -1,9 +1,10 @@
 #pragma once
 
 #include "canvas/CanvasRevision.h"
-#include "canvas/SaveOutcome.h"
+#include "canvas/CanvasSession.h"
 #include "ui/UiServices.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <optional>
@@ -21,30 +22,27 @@ class NoticeBanner;
 // The History dock: revisions newest first with author, time and a "Current" badge; "Load older"
 // pages with the relay's keyset cursor; the selected revision's diff against the current canvas;
 // "Restore this revision" behind a confirmation that freezes the head (postsnapshot §4.2, §2.2).
+// It displays the open canvas's session: the current head, the restore in flight and its outcome
+// (with Retry when it is unknown) are the session's; the panel keeps only the listed pages.
 class HistoryPanel : public QWidget
 {
     Q_OBJECT
 public:
     explicit HistoryPanel(const UiServices &services, QWidget *parent = nullptr);
 
-    // Switching channel resets everything (selection, notices, pending restore display).
-    void setChannel(const QString &channel, bool canRestore);
+    // A new channel's session (or none): resets the list, selection and notices.
+    void setSession(canvas::CanvasSession *session, bool canRestore);
     void setCanRestore(bool canRestore);
-    // The canvas the diff compares against and whose id gets the "Current" badge.
-    void setCurrent(const std::optional<canvas::CanvasRevision> &head);
-    // Re-reads the first page (after a save, a restore or a live change).
+    // Re-reads the first page (after a save, a restore, a live change or F5).
     void reload();
     void loadOlder();
     // Revisions per page (default: the data layer's 100). Tests page with small sizes.
     void setPageSize(int pageSize) { m_pageSize = pageSize; }
 
     HistoryModel *model() const { return m_model; }
-    bool isRestoring() const { return m_restoring; }
+    bool isRestoring() const;
 
 signals:
-    // A restore finished (whatever the outcome): the canvas view should show `outcome.saved` or
-    // refresh. The panel already re-read its own list.
-    void restoreSettled(const buzz::canvas::SaveOutcome &outcome);
     void historyLoaded(int rows);
 
 protected:
@@ -54,8 +52,11 @@ private:
     void onSelectionChanged();
     void showSelectedDiff();
     void askRestore();
-    void runRestore(const canvas::CanvasRevision &target, std::optional<QString> frozenHeadId);
-    void onRestoreFinished(const canvas::SaveOutcome &outcome);
+    void onSessionState();
+    void onSettled(const canvas::CanvasSession::Settled &settled);
+    void onHeadChanged();
+    void onFirstPage(const client::Result<canvas::HistoryPage> &page, bool hadRows,
+                     const QString &selectedId);
     void updateButtons();
     const canvas::CanvasRevision *selectedRevision() const;
 
@@ -68,15 +69,13 @@ private:
     QPushButton *m_restore;
     NoticeBanner *m_notice;
 
-    QString m_channel;
+    // History reads are bound to the session: answers for a closed channel are dropped with it.
+    QPointer<canvas::CanvasSession> m_session;
     bool m_canRestore = false;
-    std::optional<canvas::CanvasRevision> m_current;
     int m_pageSize = 100;
     bool m_stale = true; // needs a reload when next shown
     bool m_loading = false;
-    bool m_restoring = false;
-    quint64 m_generation =
-        0; // bumps on channel switch: late answers for another channel are dropped
+    QString m_listedHeadId; // the head when the list was last asked for
 };
 
 } // namespace buzz::ui

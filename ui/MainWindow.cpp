@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "canvas/CanvasSession.h"
 #include "canvas/DraftStore.h"
 #include "canvas/Identity.h"
 #include "net/client/RelayConnection.h"
@@ -66,11 +67,9 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
     connect(m_canvas, &CanvasPane::settingsRequested, this, &MainWindow::showSettings);
     connect(m_canvas, &CanvasPane::identityRequested, this, &MainWindow::showIdentity);
     connect(m_canvas, &CanvasPane::relayProblem, this, &MainWindow::onRelayProblem);
-    connect(m_canvas, &CanvasPane::headChanged, m_history, &HistoryPanel::setCurrent);
-    connect(m_canvas, &CanvasPane::saveSettled, this, [this](const canvas::SaveOutcome &outcome) {
-        // Every settled save may have moved the head: the history list is re-read.
-        if (outcome.kind != canvas::SaveOutcome::Kind::Error)
-            m_history->reload();
+    connect(m_canvas, &CanvasPane::sessionOpened, this, [this](canvas::CanvasSession *session) {
+        m_history->setSession(session, m_canvas->channel().canEditCanvas());
+        connect(session, &canvas::CanvasSession::stateChanged, this, &MainWindow::updateActions);
     });
     connect(m_canvas, &CanvasPane::editingChanged, this, [this] {
         updateActions();
@@ -81,13 +80,6 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
         m_saveState->setText(state);
         updateTitle();
     });
-    connect(m_history, &HistoryPanel::restoreSettled, this,
-            [this](const canvas::SaveOutcome &outcome) {
-                if (outcome.saved && outcome.isSaved())
-                    m_canvas->adoptHead(*outcome.saved);
-                else
-                    m_canvas->reload();
-            });
     connect(m_search, &SearchPanel::channelRequested, this, &MainWindow::openChannel);
     m_search->setChannelNamer([this](const QString &id) {
         const auto channel = m_channels->model()->channel(id);
@@ -160,7 +152,10 @@ void MainWindow::createActions()
         canvasMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"));
     m_reloadAction->setObjectName(QStringLiteral("reloadAction"));
     m_reloadAction->setShortcut(QKeySequence::Refresh);
-    connect(m_reloadAction, &QAction::triggered, m_canvas, &CanvasPane::reload);
+    connect(m_reloadAction, &QAction::triggered, this, [this] {
+        m_canvas->reload();
+        m_history->reload(); // F5 refreshes what History lists too
+    });
 
     auto *viewMenu = menuBar()->addMenu(tr("&View"));
     m_historyAction = viewMenu->addAction(tr("&History"));
@@ -333,9 +328,8 @@ void MainWindow::onChannelActivated(const canvas::ChannelInfo &channel)
         m_canvas->updateChannel(channel);
         return;
     }
-    m_canvas->openChannel(channel);
+    m_canvas->openChannel(channel); // its new session reaches History through sessionOpened
     m_connectionStatus->setChannel(channel.id);
-    m_history->setChannel(channel.id, channel.canEditCanvas());
     updateTitle();
     updateActions();
 }
@@ -389,7 +383,7 @@ void MainWindow::updateTitle()
     QString title;
     if (!m_canvas->channelId().isEmpty())
         title = QStringLiteral("#") + m_canvas->channel().name;
-    setWindowModified(m_canvas->hasUnsavedChanges());
+    setWindowModified(m_canvas->isEditedSinceBase()); // cheap: this runs as the user types
     setWindowTitle(title.isEmpty() ? tr("Buzz Canvas")
                                    : title + QStringLiteral("[*] — ") + tr("Buzz Canvas"));
 }
@@ -397,7 +391,9 @@ void MainWindow::updateTitle()
 void MainWindow::updateActions()
 {
     const bool open = !m_canvas->channelId().isEmpty();
-    const bool canEdit = open && m_canvas->channel().canEditCanvas() && m_canvas->isHeadKnown();
+    const auto *session = m_canvas->session();
+    const bool canEdit = open && m_canvas->channel().canEditCanvas() && m_canvas->isHeadKnown()
+        && session && session->state() == canvas::CanvasSession::State::Viewing;
     m_editAction->setEnabled(canEdit || m_canvas->isEditing());
     m_editAction->setText(m_canvas->isEditing() ? tr("&View") : tr("&Edit"));
     m_saveAction->setEnabled(m_canvas->isEditing());

@@ -34,7 +34,9 @@ int report(CliContext &context, const SaveOutcome &outcome, bool restore)
     case SaveOutcome::Kind::SavedUnverified: {
         const bool verified = outcome.kind == SaveOutcome::Kind::SavedVerified;
         if (!verified)
-            CliContext::warn(QStringLiteral("warning: ") + outcome.userMessage(restore));
+            CliContext::warn(QStringLiteral("warning: %1 accepted, but it could not be verified "
+                                            "against the latest revision just now")
+                                 .arg(verb));
         CliContext::printJson(QJsonObject {{QStringLiteral("event_id"), outcome.saved->eventId},
                                            {QStringLiteral("accepted"), true},
                                            {QStringLiteral("message"), QString()},

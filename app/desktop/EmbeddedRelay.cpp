@@ -62,6 +62,7 @@ bool EmbeddedRelay::start(const QString &dataDir, int replicas, qint64 readBudge
     setup.engine.relaySecretKeyHex = relayKeyHex(dataDir);
     setup.engine.replicas = replicas;
     setup.engine.readBudgetMs = readBudgetMs;
+    setup.server.relayUrl = m_advertisedUrl.toStdString();
     m_host = std::make_unique<relay::RelayHost>(std::move(setup));
     if (!m_host->isOpen() || !m_host->start()) {
         m_error = m_host->errorString();

@@ -28,6 +28,9 @@ public:
     // `replicas` / `readBudgetMs`: simulated read replicas and their routing budget (tests, QA);
     // the app's own relay has none, and every read is served by the writer.
     bool start(const QString &dataDir, int replicas = 0, qint64 readBudgetMs = 0);
+    // The URL clients reach the relay by, when that is not its own address (a test proxy in
+    // front of it): NIP-42 and NIP-98 must name it. Set before start().
+    void setAdvertisedUrl(const QString &url) { m_advertisedUrl = url; }
     void stop();
 
     QString url() const; // ws://127.0.0.1:<port>
@@ -40,6 +43,7 @@ public:
 private:
     std::unique_ptr<relay::RelayHost> m_host;
     QString m_error;
+    QString m_advertisedUrl;
 };
 
 } // namespace buzz::desktop

@@ -134,7 +134,7 @@ int main(int argc, char *argv[])
             session->services().canvas->save(channel, head ? head.value() : std::nullopt, big));
         if (!saved.isSaved()) {
             std::fprintf(stderr, "app_bench: seeding the 250 KiB canvas failed: %s\n",
-                         qPrintable(saved.userMessage()));
+                         qPrintable(saved.kindName()));
             return 1;
         }
     }
@@ -172,7 +172,7 @@ int main(int argc, char *argv[])
     {
         QElapsedTimer timer;
         timer.start();
-        pane->adoptHead(megabyte);
+        pane->session()->learnRevision(megabyte);
         QCoreApplication::processEvents();
         pane->repaint();
         bench("open a 1 MB canvas (render + first paint)", double(timer.nsecsElapsed()) / 1e6, "ms",

@@ -1,5 +1,7 @@
 #include "UiTestHarness.h"
 
+#include "RecordingProxy.h"
+
 #include "canvas/CanvasService.h"
 #include "ui/CanvasPane.h"
 #include "ui/ChannelListPanel.h"
@@ -20,6 +22,7 @@ UiTestHarness::~UiTestHarness()
     m_sessions.clear();
     if (m_relay)
         m_relay->stop();
+    m_proxy.reset();
 }
 
 desktop::EmbeddedRelay *UiTestHarness::relay()
@@ -45,8 +48,26 @@ bool UiTestHarness::startRelay(int replicas, qint64 readBudgetMs)
     return true;
 }
 
+bool UiTestHarness::startProxiedRelay()
+{
+    m_proxy = std::make_unique<RecordingProxy>();
+    if (!m_proxy->listen())
+        return false;
+    m_relay = std::make_unique<desktop::EmbeddedRelay>();
+    m_relay->setAdvertisedUrl(QStringLiteral("ws://127.0.0.1:%1").arg(m_proxy->port()));
+    if (!m_relay->start(QString())) {
+        qWarning() << "relay failed:" << m_relay->errorString();
+        m_relay.reset();
+        return false;
+    }
+    m_proxy->setUpstreamPort(m_relay->port());
+    return true;
+}
+
 QString UiTestHarness::relayUrl()
 {
+    if (m_proxy)
+        return QStringLiteral("ws://127.0.0.1:%1").arg(m_proxy->port());
     return relay() ? relay()->url() : QString();
 }
 

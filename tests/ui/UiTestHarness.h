@@ -21,6 +21,8 @@ class CanvasPane;
 
 namespace buzz::test {
 
+class RecordingProxy;
+
 // QCoro::waitFor needs a default-constructible result (Result<T> is not): run the task in a local
 // event loop and hand back its value.
 template<class T>
@@ -53,6 +55,10 @@ public:
     // The shared relay (in memory). Started on first use, or by startRelay with read replicas.
     desktop::EmbeddedRelay *relay();
     bool startRelay(int replicas, qint64 readBudgetMs);
+    // The relay behind a RecordingProxy (tests/canvas): sessions talk to the proxy, which can
+    // drop, hold or lose requests and answers (a frozen relay, a lost response).
+    bool startProxiedRelay();
+    RecordingProxy *proxy() const { return m_proxy.get(); }
     QString relayUrl();
 
     // A session on the shared relay with profile `<root>/<profile>`; started and shown.
@@ -81,6 +87,7 @@ private:
     desktop::DesktopSession *startSession(desktop::DesktopSession::Options options);
 
     QTemporaryDir m_root;
+    std::unique_ptr<RecordingProxy> m_proxy;
     std::unique_ptr<desktop::EmbeddedRelay> m_relay;
     std::vector<std::unique_ptr<desktop::DesktopSession>> m_sessions;
 };

@@ -1,8 +1,10 @@
 # GUI suites for the desktop app (offscreen; each test starts its relay on 127.0.0.1:0).
 add_library(buzz_ui_test_harness STATIC "${CMAKE_CURRENT_LIST_DIR}/UiTestHarness.h" "${CMAKE_CURRENT_LIST_DIR}/UiTestHarness.cpp")
-target_link_libraries(buzz_ui_test_harness PUBLIC buzz_desktop Qt6::Test PRIVATE buzz_compile_options)
+target_link_libraries(buzz_ui_test_harness PUBLIC buzz_desktop buzz_canvas_testsupport Qt6::Test
+    PRIVATE buzz_compile_options)
 
-foreach(_suite first_run conflict_merge history_restore draft_recovery paused_replica)
+foreach(_suite first_run conflict_merge history_restore draft_recovery paused_replica save_flows
+        session_replica)
     buzz_add_qtest(NAME test_ui_${_suite} SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_${_suite}.cpp"
         LIBS buzz_ui_test_harness TIMEOUT 120 LABELS ui)
     set_target_properties(test_ui_${_suite} PROPERTIES AUTOMOC ON)
@@ -14,7 +16,3 @@ endforeach()
 add_executable(ui_screenshots "${CMAKE_CURRENT_LIST_DIR}/ui_screenshots.cpp")
 target_link_libraries(ui_screenshots PRIVATE buzz_ui_test_harness buzz_compile_options)
 
-# Widget-free pieces of the canvas editor (no relay, no window).
-buzz_add_qtest(NAME test_canvas_draft_session SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_canvas_draft_session.cpp"
-    LIBS buzz_ui TIMEOUT 60 LABELS ui)
-set_target_properties(test_canvas_draft_session PROPERTIES AUTOMOC ON)

@@ -1,9 +1,12 @@
 #include "ui/models/HistoryModel.h"
 
+#include "canvas/CanvasSession.h"
 #include "canvas/ProfileCache.h"
 #include "ui/UiFormat.h"
 
 #include <QSet>
+
+#include <algorithm>
 
 namespace buzz::ui {
 
@@ -14,6 +17,67 @@ HistoryModel::HistoryModel(canvas::ProfileCache *profiles, QObject *parent)
     if (m_profiles)
         connect(m_profiles, &canvas::ProfileCache::profilesUpdated, this,
                 &HistoryModel::onProfilesUpdated);
+}
+
+void HistoryModel::setSession(canvas::CanvasSession *session)
+{
+    if (m_session)
+        m_session->disconnect(this);
+    m_session = session;
+    if (m_session) {
+        connect(m_session, &canvas::CanvasSession::headChanged, this, &HistoryModel::onHeadChanged);
+        connect(m_session, &canvas::CanvasSession::confirmedRevisionsChanged, this,
+                &HistoryModel::mergeSessionRevisions);
+    }
+    onHeadChanged();
+}
+
+QString HistoryModel::currentHeadId() const
+{
+    if (!m_session || !m_session->head())
+        return {};
+    return m_session->head()->eventId.toLower();
+}
+
+void HistoryModel::onHeadChanged()
+{
+    mergeSessionRevisions();
+    const QString head = currentHeadId();
+    if (head == m_shownHeadId)
+        return;
+    const int before = rowOf(m_shownHeadId);
+    m_shownHeadId = head;
+    for (int row : {before, rowOf(head)}) {
+        if (row >= 0)
+            emit dataChanged(index(row), index(row), {IsCurrentRole, Qt::AccessibleTextRole});
+    }
+}
+
+void HistoryModel::mergeSessionRevisions()
+{
+    if (!m_session)
+        return;
+    if (const auto &head = m_session->head())
+        insertKnown(*head);
+    for (const canvas::CanvasRevision &revision : m_session->confirmedRevisions().newestFirst())
+        insertKnown(revision);
+}
+
+void HistoryModel::insertKnown(const canvas::CanvasRevision &revision)
+{
+    if (rowOf(revision.eventId) >= 0)
+        return;
+    const auto position = std::find_if(
+        m_revisions.begin(), m_revisions.end(),
+        [&](const canvas::CanvasRevision &listed) { return revision.isNewerThan(listed); });
+    if (position == m_revisions.end() && hasMore())
+        return; // older than every listed row: its own page will bring it
+    const int row = int(position - m_revisions.begin());
+    beginInsertRows({}, row, row);
+    m_revisions.insert(position, revision);
+    endInsertRows();
+    if (m_profiles)
+        m_profiles->request({revision.author});
 }
 
 void HistoryModel::clear()
@@ -30,6 +94,7 @@ void HistoryModel::setFirstPage(const canvas::HistoryPage &page)
     m_revisions = page.revisions;
     m_nextCursor = page.nextCursor;
     endResetModel();
+    mergeSessionRevisions();
     if (m_profiles) {
         QStringList authors;
         for (const auto &revision : m_revisions)
@@ -46,8 +111,10 @@ void HistoryModel::appendPage(const canvas::HistoryPage &page)
         if (rowOf(revision.eventId) < 0)
             fresh.push_back(revision);
     }
-    if (fresh.empty())
+    if (fresh.empty()) {
+        mergeSessionRevisions();
         return;
+    }
     const int first = int(m_revisions.size());
     beginInsertRows({}, first, first + int(fresh.size()) - 1);
     QStringList authors;
@@ -58,19 +125,7 @@ void HistoryModel::appendPage(const canvas::HistoryPage &page)
     endInsertRows();
     if (m_profiles)
         m_profiles->request(authors);
-}
-
-void HistoryModel::setCurrentHeadId(const QString &eventId)
-{
-    if (m_currentHeadId.compare(eventId, Qt::CaseInsensitive) == 0)
-        return;
-    const int before = rowOf(m_currentHeadId);
-    m_currentHeadId = eventId.toLower();
-    const int after = rowOf(m_currentHeadId);
-    for (int row : {before, after}) {
-        if (row >= 0)
-            emit dataChanged(index(row), index(row), {IsCurrentRole, Qt::AccessibleTextRole});
-    }
+    mergeSessionRevisions();
 }
 
 const canvas::CanvasRevision *HistoryModel::revisionAt(int row) const
@@ -101,7 +156,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     const canvas::CanvasRevision *revision = revisionAt(index.row());
     if (!index.isValid() || !revision)
         return {};
-    const bool current = revision->hasId(m_currentHeadId);
+    const bool current = revision->hasId(currentHeadId());
     const auto author = [&] {
         return m_profiles ? m_profiles->displayName(revision->author) : revision->author.left(12);
     };

@@ -3,17 +3,23 @@
 #include "canvas/CanvasRevision.h"
 
 #include <QAbstractListModel>
+#include <QPointer>
 
 #include <optional>
 #include <vector>
 
 namespace buzz::canvas {
+class CanvasSession;
 class ProfileCache;
-}
+} // namespace buzz::canvas
 
 namespace buzz::ui {
 
-// Revisions of one canvas, newest first, page by page ("Load older" appends the next page).
+// Revisions of one canvas, newest first, page by page ("Load older" appends the next page), as
+// the relay lists them plus what the open canvas's session knows better: the head and the
+// revisions the writer confirmed to it (its own saves and restores) appear at once, even while a
+// lagging replica serves pages without them. "Current" is the session's head; the model keeps no
+// head of its own.
 class HistoryModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -29,6 +35,9 @@ public:
 
     explicit HistoryModel(canvas::ProfileCache *profiles, QObject *parent = nullptr);
 
+    // The session whose head is "Current" and whose confirmed revisions are listed (may be null).
+    void setSession(canvas::CanvasSession *session);
+
     void clear();
     // First page replaces, later pages append (rows already present are skipped).
     void setFirstPage(const canvas::HistoryPage &page);
@@ -36,8 +45,7 @@ public:
     std::optional<canvas::HistoryCursor> nextCursor() const { return m_nextCursor; }
     bool hasMore() const { return m_nextCursor.has_value(); }
 
-    void setCurrentHeadId(const QString &eventId);
-    QString currentHeadId() const { return m_currentHeadId; }
+    QString currentHeadId() const;
 
     const canvas::CanvasRevision *revisionAt(int row) const;
     int rowOf(const QString &eventId) const;
@@ -47,11 +55,17 @@ public:
 
 private:
     void onProfilesUpdated(const QStringList &pubkeys);
+    void onHeadChanged();
+    // Inserts the session's head and confirmed revisions the pages lack, in the relay's order.
+    // Only where they belong among the rows listed so far: an older one waits for its page.
+    void mergeSessionRevisions();
+    void insertKnown(const canvas::CanvasRevision &revision);
 
     canvas::ProfileCache *m_profiles;
+    QPointer<canvas::CanvasSession> m_session;
     std::vector<canvas::CanvasRevision> m_revisions;
     std::optional<canvas::HistoryCursor> m_nextCursor;
-    QString m_currentHeadId;
+    QString m_shownHeadId; // the row last painted "Current" (to repaint it when the head moves)
 };
 
 } // namespace buzz::ui
