@@ -59,6 +59,8 @@ public:
     bool isHolding() const { return m_held != nullptr; }
     // Releases a held request: forward it, or (fakeEmptyArray) answer 200 [] without forwarding.
     void release(bool fakeEmptyArray = false);
+    // Forgets the armed faults that have not fired yet.
+    void disarm() { m_faults.clear(); }
 
     // Requests that reached the relay (dropped-before-relay requests are not in here).
     const std::vector<Request> &forwarded() const { return m_forwarded; }
