@@ -1,5 +1,6 @@
 #include "relay/ingest/CanvasCas.h"
 
+#include "net/nostr/EventOrder.h"
 #include "relay/ingest/KindRules.h"
 
 #include <algorithm>
@@ -23,14 +24,6 @@ std::string lowered(std::string text)
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return text;
-}
-
-// Strict supersede: later second, or the same second with a lexicographically lower id.
-bool supersedes(const nostr::Event &candidate, const store::EventReader::Head &head)
-{
-    if (candidate.createdAt != head.createdAt)
-        return candidate.createdAt > head.createdAt;
-    return candidate.id < head.id;
 }
 } // namespace
 
@@ -85,7 +78,8 @@ CanvasCas::Outcome CanvasCas::decide(store::EventReader &reader, const std::stri
         return {conflict(kMissing), Decision::Insert};
     if (*expectation.head != head->id)
         return {conflict(kChanged), Decision::Insert};
-    if (!supersedes(event, *head))
+    // Strict supersede (nostr::isNewer): later second, or the same second with a lower id.
+    if (!nostr::isNewer(event.createdAt, event.id, head->createdAt, head->id))
         return {conflict(kNotSuperseding), Decision::Insert};
     return {std::nullopt, Decision::Insert};
 }

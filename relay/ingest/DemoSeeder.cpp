@@ -55,12 +55,8 @@ IngestResult submit(const DemoSeeder::Ingest &ingest, const nostr::SecretKey &ke
                     const std::string &community, int kind, std::int64_t createdAt,
                     nostr::Tags tags, std::string content, std::string *id = nullptr)
 {
-    nostr::Event event;
-    event.kind = kind;
-    event.createdAt = createdAt;
-    event.tags = std::move(tags);
-    event.content = std::move(content);
-    key.signEvent(event);
+    const nostr::Event event =
+        key.signedEvent(kind, createdAt, std::move(tags), std::move(content));
     if (id)
         *id = event.id;
     return ingest(event, RequestContext {community, event.pubkey, Transport::Http});

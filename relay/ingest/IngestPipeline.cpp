@@ -1,5 +1,6 @@
 #include "relay/ingest/IngestPipeline.h"
 
+#include "net/nostr/EventOrder.h"
 #include "relay/ingest/CanvasCas.h"
 #include "relay/ingest/EventPrechecks.h"
 #include "relay/ingest/KindRules.h"
@@ -290,12 +291,11 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
     }
     std::optional<std::string> replacedId;
     if (nostr::isReplaceableKind(kind) || nostr::isParameterizedReplaceableKind(kind)) {
-        // Newer created_at wins; same second → lower id wins; losers are answered "duplicate:".
+        // Only a newer version replaces (nostr::isNewer); the others are answered "duplicate:".
         // Parameterised kinds are keyed by (kind, pubkey, d).
         if (const auto live =
                 reader.liveReplaceable(community, kind, event.pubkey, addressTag(event))) {
-            if (live->createdAt > event.createdAt
-                || (live->createdAt == event.createdAt && live->id <= event.id))
+            if (!nostr::isNewer(event.createdAt, event.id, live->createdAt, live->id))
                 return reject("duplicate:", Status::Duplicate);
             replacedId = live->id;
         }

@@ -11,13 +11,7 @@ namespace buzz::relay::ingest {
 nostr::Event RelayEmitter::sign(int kind, std::int64_t createdAt, nostr::Tags tags,
                                 std::string content) const
 {
-    nostr::Event event;
-    event.kind = kind;
-    event.createdAt = createdAt;
-    event.tags = std::move(tags);
-    event.content = std::move(content);
-    m_key.signEvent(event);
-    return event;
+    return m_key.signedEvent(kind, createdAt, std::move(tags), std::move(content));
 }
 
 bool RelayEmitter::storeAddressable(store::Database::WriteTransaction &tx,

@@ -3,6 +3,7 @@
 #include "canvas/CanvasRevision.h"
 #include "net/client/HttpBridge.h"
 #include "net/client/Signer.h"
+#include "net/nostr/Kinds.h"
 
 #include <QDateTime>
 
@@ -88,11 +89,9 @@ QCoro::Task<> SoakClient::editOnce()
 // NIP-09 soft delete of our own revision: the previous revision becomes current again.
 QCoro::Task<> SoakClient::deleteOwn(CanvasRevision revision)
 {
-    nostr::Event event;
-    event.kind = 5;
-    event.createdAt = QDateTime::currentSecsSinceEpoch() + m_skew;
-    event.tags = {{"e", revision.eventId.toStdString()}, {"h", revision.channel.toStdString()}};
-    m_key->signEvent(event);
+    const nostr::Event event = m_key->signedEvent(
+        nostr::kinds::kDeletion, QDateTime::currentSecsSinceEpoch() + m_skew,
+        {{"e", revision.eventId.toStdString()}, {"h", revision.channel.toStdString()}});
     m_ledger.deleteRequested.insert(revision.eventId.toLower());
     auto reply = co_await m_connection->bridge()->publish(
         event, client::options(QStringLiteral("soak_delete")));
@@ -111,14 +110,13 @@ QCoro::Task<> SoakClient::writeOlderThanHead(QString channel)
     if (!head || !*head)
         co_return;
     const CanvasRevision current = **head;
-    nostr::Event event;
-    event.kind = canvas::kCanvasKind;
-    event.createdAt = current.createdAt - std::uniform_int_distribution<int>(1, 900)(m_random);
-    event.tags = {{"h", channel.toStdString()},
-                  {"expected-revision", current.eventId.toLower().toStdString()}};
     const QString text = current.content + QStringLiteral("client %1 backdated\n").arg(m_index);
-    event.content = text.toStdString();
-    m_key->signEvent(event);
+    const nostr::Event event =
+        m_key->signedEvent(canvas::kCanvasKind,
+                           current.createdAt - std::uniform_int_distribution<int>(1, 900)(m_random),
+                           {{"h", channel.toStdString()},
+                            {"expected-revision", current.eventId.toLower().toStdString()}},
+                           text.toStdString());
     ++m_ledger.rawOlderWrites;
     auto reply = co_await m_connection->bridge()->publish(
         event, client::options(QStringLiteral("soak_backdated")));

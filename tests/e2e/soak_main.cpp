@@ -14,6 +14,7 @@
 #include "SoakReport.h"
 
 #include "net/nostr/Keys.h"
+#include "net/nostr/Kinds.h"
 #include "relay/RelayHost.h"
 
 #include <QCommandLineParser>
@@ -89,13 +90,11 @@ int main(int argc, char **argv)
     QStringList channels;
     auto addChannel = [&] {
         const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces).toLower();
-        nostr::Event create;
-        create.kind = 9007;
-        create.createdAt = QDateTime::currentSecsSinceEpoch();
-        create.tags = {{"h", id.toStdString()},
-                       {"name", "soak-" + std::to_string(channels.size())},
-                       {"visibility", "open"}};
-        owner.signEvent(create);
+        const nostr::Event create =
+            owner.signedEvent(nostr::kinds::kGroupCreate, QDateTime::currentSecsSinceEpoch(),
+                              {{"h", id.toStdString()},
+                               {"name", "soak-" + std::to_string(channels.size())},
+                               {"visibility", "open"}});
         const relay::RequestContext context {relay::RelayServer::kDefaultCommunity,
                                              owner.publicKeyHex(), relay::Transport::Http};
         const auto created = engine.ingest(create, context);

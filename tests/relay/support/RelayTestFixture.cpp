@@ -8,13 +8,7 @@ namespace buzz::relay::test {
 nostr::Event TestIdentity::sign(int kind, std::int64_t createdAt, nostr::Tags tags,
                                 std::string content) const
 {
-    nostr::Event event;
-    event.kind = kind;
-    event.createdAt = createdAt;
-    event.tags = std::move(tags);
-    event.content = std::move(content);
-    key.signEvent(event);
-    return event;
+    return key.signedEvent(kind, createdAt, std::move(tags), std::move(content));
 }
 
 std::string newChannelId()
