@@ -206,7 +206,7 @@ private slots:
         QCOMPARE(notice->text(), QStringLiteral("Restored."));
     }
 
-    void reloadAndDraftDiscardAskBeforeDroppingText()
+    void reloadInTheLiveBannerAsksBeforeLeavingTheEdit()
     {
         Open o;
         QVERIFY(open(o, QStringLiteral("shared\n")));
@@ -216,9 +216,9 @@ private slots:
         auto *live = banner(o.window, QStringLiteral("liveChangeBanner"));
         QTRY_VERIFY_WITH_TIMEOUT(live->isVisible(), 10000);
         QTest::mouseClick(live->action(QStringLiteral("Reload")), Qt::LeftButton);
+        QVERIFY(o.pane->isEditing()); // nothing happened yet: the question comes first
         auto *reloadConfirm = banner(o.window, QStringLiteral("reloadConfirmBanner"));
-        QVERIFY(reloadConfirm->isVisible());
-        QVERIFY(o.pane->isEditing()); // nothing happened yet
+        QVERIFY(reloadConfirm && reloadConfirm->isVisible());
         QTest::mouseClick(reloadConfirm->action(QStringLiteral("Keep")), Qt::LeftButton);
         QVERIFY(!reloadConfirm->isVisible());
         QVERIFY(o.pane->isEditing());
@@ -232,20 +232,37 @@ private slots:
         auto *draftBanner = banner(o.window, QStringLiteral("draftBanner"));
         QTRY_VERIFY(draftBanner->isVisible());
         QVERIFY(draftContains(o, QStringLiteral("my careful words")));
-
-        // Discard asks too, and Keep keeps the draft.
-        QTest::mouseClick(draftBanner->action(QStringLiteral("Discard")), Qt::LeftButton);
-        auto *discardConfirm = banner(o.window, QStringLiteral("draftDiscardConfirmBanner"));
-        QVERIFY(discardConfirm->isVisible());
-        QVERIFY(draftContains(o, QStringLiteral("my careful words")));
-        QTest::mouseClick(discardConfirm->action(QStringLiteral("Keep")), Qt::LeftButton);
-        QVERIFY(draftContains(o, QStringLiteral("my careful words")));
-        QVERIFY(draftBanner->isVisible());
-
-        // Restoring it brings the words back into the editor.
         QTest::mouseClick(draftBanner->action(QStringLiteral("Restore")), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(o.pane->isEditing(), 10000);
         QCOMPARE(o.editor->toPlainText(), QStringLiteral("shared\nmy careful words"));
+    }
+
+    void draftDiscardAsksFirst()
+    {
+        Open o;
+        QVERIFY(open(o, QStringLiteral("notes\n")));
+        const QString channel = o.pane->channelId();
+        typeAtEnd(o, QStringLiteral("words worth keeping"));
+        // Away and back: the edit is kept as a draft and offered.
+        QVERIFY(UiTestHarness::createChannel(o.session, QStringLiteral("elsewhere")));
+        QVERIFY(UiTestHarness::openChannel(o.session, channel));
+        auto *draftBanner = banner(o.window, QStringLiteral("draftBanner"));
+        QTRY_VERIFY_WITH_TIMEOUT(draftBanner->isVisible(), 10000);
+        QVERIFY(draftContains(o, QStringLiteral("words worth keeping")));
+
+        QTest::mouseClick(draftBanner->action(QStringLiteral("Discard")), Qt::LeftButton);
+        QVERIFY(draftContains(o, QStringLiteral("words worth keeping"))); // not yet
+        auto *confirm = banner(o.window, QStringLiteral("draftDiscardConfirmBanner"));
+        QVERIFY(confirm && confirm->isVisible());
+        QTest::mouseClick(confirm->action(QStringLiteral("Keep")), Qt::LeftButton);
+        QVERIFY(draftContains(o, QStringLiteral("words worth keeping")));
+        QVERIFY(draftBanner->isVisible());
+
+        // Confirmed: only now is it gone.
+        QTest::mouseClick(draftBanner->action(QStringLiteral("Discard")), Qt::LeftButton);
+        QTest::mouseClick(confirm->action(QStringLiteral("Discard")), Qt::LeftButton);
+        QVERIFY(!draftContains(o, QStringLiteral("words worth keeping")));
+        QVERIFY(!draftBanner->isVisible());
     }
 };
 

@@ -1,10 +1,11 @@
 // Renders the README screenshots from the real widgets (QWidget::grab, offscreen or under Xvfb):
 //   ui_screenshots <output dir>  →  main-window.png, history-diff.png, conflict-dialog.png,
-//                                   relay-offline.png
+//                                   typed-while-saving.png, relay-offline.png
 // Not a test: run it by hand when the UI changes.
 
 #include "UiTestHarness.h"
 
+#include "canvas/CanvasSession.h"
 #include "ui/CanvasPane.h"
 #include "ui/ConflictDialog.h"
 #include "ui/HistoryPanel.h"
@@ -104,6 +105,20 @@ int main(int argc, char *argv[])
     QTest::qWait(300);
     save(dialog, QDir(out).filePath(QStringLiteral("conflict-dialog.png")));
     dialog->close();
+
+    // Typing goes on while a save is under way: what lands is saved, the rest stays an edit.
+    pane->session()->discardEdit(); // Maya drops the conflicting edit and starts again
+    pane->startEditing();
+    editor->moveCursor(QTextCursor::End);
+    editor->insertPlainText(QStringLiteral("\n## Next\n\n- Beta for the research team"));
+    pane->save(); // the request is on its way; the user keeps typing
+    editor->insertPlainText(QStringLiteral("\n- Release notes draft"));
+    if (!QTest::qWaitFor(
+            [pane] { return pane->session()->state() == canvas::CanvasSession::State::Editing; },
+            10000))
+        return 1;
+    QTest::qWait(300);
+    save(window, QDir(out).filePath(QStringLiteral("typed-while-saving.png")));
 
     // The relay goes away: Jonas's canvas stays on screen, the connection banner says what
     // happens next.
