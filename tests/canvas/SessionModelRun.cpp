@@ -98,6 +98,8 @@ void SessionModelTotals::add(const SessionModelResult &result)
     restores += result.restores;
     merges += result.merges;
     faults += result.faults;
+    refused409 += result.refused409;
+    gateway += result.gateway;
 }
 
 SessionModelRun::SessionModelRun(SessionModelRelay &relay, quint64 seed)
@@ -533,6 +535,10 @@ void SessionModelRun::checkOracle()
         m_result.problems << QStringLiteral("lost words: %1")
                                  .arg(QStringList(lost.begin(), lost.end()).join(QLatin1Char(' ')));
     for (const client::RequestLogEntry &entry : m_user->connection->requestLog()->entries()) {
+        if (entry.method == QLatin1String("POST /events")) {
+            m_result.refused409 += entry.httpStatus == 409 ? 1 : 0;
+            m_result.gateway += entry.httpStatus == 502 || entry.httpStatus == 504 ? 1 : 0;
+        }
         if (kGatingCallers.contains(entry.caller) && !entry.strong) {
             ++m_result.routedGatingReads;
             m_result.problems << QStringLiteral("routed gating read: ") + entry.caller;

@@ -44,6 +44,8 @@ struct SessionModelResult
     int restores = 0;
     int merges = 0;
     int faults = 0;
+    int refused409 = 0; // the user's writes the relay answered 409 (a concurrent writer won)
+    int gateway = 0; // the user's writes answered 502/504
     QStringList problems;
     QStringList actions;
 
@@ -54,7 +56,8 @@ struct SessionModelResult
 struct SessionModelTotals
 {
     int sequences = 0, lost = 0, routedGatingReads = 0, unsentRevisions = 0, duplicateRevisions = 0,
-        saves = 0, laterChangesKept = 0, retries = 0, restores = 0, merges = 0, faults = 0;
+        saves = 0, laterChangesKept = 0, retries = 0, restores = 0, merges = 0, faults = 0,
+        refused409 = 0, gateway = 0;
     void add(const SessionModelResult &result);
 };
 

@@ -58,6 +58,9 @@ private slots:
                     "%d restores, %d merges, %d faults injected\n",
                     totals.saves, totals.laterChangesKept, totals.retries, totals.restores,
                     totals.merges, totals.faults);
+        std::printf("canvas session model: the user's writes answered 409 (concurrent writer) %d, "
+                    "502/504 %d\n",
+                    totals.refused409, totals.gateway);
         std::fflush(stdout);
         QVERIFY2(failing.empty(), "see the failing seeds above");
         QCOMPARE(totals.lost, 0);
@@ -65,6 +68,12 @@ private slots:
         QCOMPARE(totals.unsentRevisions, 0);
         QCOMPARE(totals.duplicateRevisions, 0);
         QVERIFY(totals.saves > sequences); // the sequences did save, not just type
+        if (sequences >= 100) {
+            // The faults reached the user's writes: a concurrent writer won a race (409) and a
+            // gateway answered for the relay — not only faults the session never met.
+            QVERIFY(totals.refused409 > 0);
+            QVERIFY(totals.gateway > 0);
+        }
     }
 };
 
