@@ -1,7 +1,7 @@
 // No typed word is lost around saving, as a user hits it: typing while the relay is frozen
 // mid-save, Retry after a lost answer, a restore whose answer is lost, and the two clicks
-// (Reload, then Discard) that used to throw an edit away. The relay sits behind a RecordingProxy
-// that freezes or loses requests; everything is driven by objectName.
+// (Reload, then Discard) that must each ask before an edit is thrown away. The relay sits behind
+// a RecordingProxy that freezes or loses requests; everything is driven by objectName.
 
 #include "RecordingProxy.h"
 #include "UiTestHarness.h"
