@@ -1,5 +1,7 @@
 #pragma once
 
+#include <array>
+
 // Event kinds the app, the CLI and the relay name in code (reference buzz-protocol §3.1). Code
 // says `kinds::kCanvas`, never `40100`, so a search for a kind finds every place that handles it.
 namespace buzz::nostr::kinds {
@@ -23,6 +25,7 @@ inline constexpr int kGroupJoin = 9021;
 inline constexpr int kGroupLeave = 9022;
 
 inline constexpr int kPresence = 20001; // ephemeral, WebSocket only
+inline constexpr int kLongFormArticle = 30023; // NIP-23, replaceable per (pubkey, d)
 inline constexpr int kAuth = 22242; // NIP-42, only inside AUTH
 inline constexpr int kHttpAuth = 27235; // NIP-98, only inside the Authorization header
 
@@ -37,5 +40,19 @@ inline constexpr int kSystemMessage = 40099; // relay-signed
 inline constexpr int kCanvas = 40100; // one revision of a channel's Markdown canvas
 inline constexpr int kMemberAddedNotice = 44100; // relay-signed, #p-gated
 inline constexpr int kMemberRemovedNotice = 44101; // relay-signed, #p-gated
+inline constexpr int kForumPost = 45001;
+inline constexpr int kForumComment = 45003;
+
+// Relay-only sidecars (reference §3.1; the reference names them only as a set): never accepted
+// from a client ("restricted: relay-only kind").
+inline constexpr std::array<int, 4> kRelayOnlySidecars {40901, 40902, 30621, 30622};
+constexpr bool isRelayOnlySidecar(int kind)
+{
+    for (int sidecar : kRelayOnlySidecars) {
+        if (kind == sidecar)
+            return true;
+    }
+    return false;
+}
 
 } // namespace buzz::nostr::kinds

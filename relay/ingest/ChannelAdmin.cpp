@@ -1,5 +1,6 @@
 #include "relay/ingest/ChannelAdmin.h"
 
+#include "net/nostr/Kinds.h"
 #include "relay/ingest/KindRules.h"
 #include "relay/ingest/RoleRules.h"
 #include "relay/search/ExactPairLookup.h"
@@ -65,7 +66,7 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
                                                    const std::string &newChannelId)
 {
     store::EventReader reader(tx.connection());
-    if (event.kind == 9007) {
+    if (event.kind == nostr::kinds::kGroupCreate) {
         const std::string *name = event.tagValue("name");
         if (!name || isBlank(*name))
             return invalid("channel name is required");
@@ -88,7 +89,7 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
         }
         return std::nullopt;
     }
-    if (event.kind == 9021) {
+    if (event.kind == nostr::kinds::kGroupJoin) {
         if (!event.tagValue("h"))
             return invalid("join request must include an h tag");
         if (!channel)
@@ -103,7 +104,7 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
     const bool actorActive = actor && actor->active();
     const bool actorAdmin = actor && actor->isAdmin();
     switch (event.kind) {
-    case 9000: {
+    case nostr::kinds::kGroupAddMember: {
         const std::string *target = targetPubkey(event);
         if (!target)
             return invalid("member events must include a p tag");
@@ -117,7 +118,7 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
             return invalid(*refused);
         return std::nullopt;
     }
-    case 9001: {
+    case nostr::kinds::kGroupRemoveMember: {
         const std::string *target = targetPubkey(event);
         if (!target)
             return invalid("member events must include a p tag");
@@ -127,11 +128,11 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
             return invalid(*refused);
         return std::nullopt;
     }
-    case 9008:
+    case nostr::kinds::kGroupDelete:
         if (!actor || !actor->active() || actor->role != "owner")
             return invalid("only owner can delete group");
         return std::nullopt;
-    case 9002: {
+    case nostr::kinds::kGroupEditMetadata: {
         bool any = false;
         for (const char *field : kAdminFields) {
             if (!event.tagValue(field))
@@ -162,7 +163,7 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
             return invalid("ttl must be a positive number of seconds");
         return std::nullopt;
     }
-    case 9022:
+    case nostr::kinds::kGroupLeave:
         if (actorActive && actor->role == "owner" && activeOwners(reader, *channel) <= 1)
             return invalid("cannot remove the last owner");
         return std::nullopt;
@@ -176,13 +177,13 @@ bool ChannelAdmin::apply(store::Database::WriteTransaction &tx, const nostr::Eve
                          const std::string &newChannelId, std::int64_t now,
                          std::vector<StoredEvent> &emitted)
 {
-    if (event.kind == 9007)
+    if (event.kind == nostr::kinds::kGroupCreate)
         return applyCreate(tx, event, community, newChannelId, now, emitted);
     if (!channel)
         return false;
-    if (event.kind == 9002)
+    if (event.kind == nostr::kinds::kGroupEditMetadata)
         return applyMetadata(tx, event, *channel, now, emitted);
-    if (event.kind == 9008)
+    if (event.kind == nostr::kinds::kGroupDelete)
         return applyDelete(tx, event, *channel, now, emitted);
     return applyMembership(tx, event, *channel, now, emitted);
 }
@@ -238,15 +239,19 @@ bool ChannelAdmin::applyMembership(store::Database::WriteTransaction &tx, const 
                                    std::vector<StoredEvent> &emitted)
 {
     store::EventReader reader(tx.connection());
-    const bool adding = event.kind == 9000 || event.kind == 9021;
-    const std::string target =
-        (event.kind == 9000 || event.kind == 9001) ? *targetPubkey(event) : event.pubkey;
+    const bool adding =
+        event.kind == nostr::kinds::kGroupAddMember || event.kind == nostr::kinds::kGroupJoin;
+    const std::string target = (event.kind == nostr::kinds::kGroupAddMember
+                                || event.kind == nostr::kinds::kGroupRemoveMember)
+        ? *targetPubkey(event)
+        : event.pubkey;
     auto existing = reader.member(channel.community, channel.uuid, target);
     const bool wasAdmin = existing && existing->isAdmin();
     model::ChannelMember member =
         existing.value_or(model::ChannelMember {channel.community, channel.uuid, target});
     if (adding) {
-        const std::string *role = event.kind == 9000 ? event.tagValue("role") : nullptr;
+        const std::string *role =
+            event.kind == nostr::kinds::kGroupAddMember ? event.tagValue("role") : nullptr;
         if (role)
             member.role = *role;
         else if (!member.active())
@@ -263,12 +268,13 @@ bool ChannelAdmin::applyMembership(store::Database::WriteTransaction &tx, const 
         return false;
     static const char *const kTypes[] = {"member_added", "member_removed", "member_joined",
                                          "member_left"};
-    const char *type = event.kind == 9000 ? kTypes[0]
-        : event.kind == 9001              ? kTypes[1]
-        : event.kind == 9021              ? kTypes[2]
-                                          : kTypes[3];
+    const char *type = event.kind == nostr::kinds::kGroupAddMember ? kTypes[0]
+        : event.kind == nostr::kinds::kGroupRemoveMember           ? kTypes[1]
+        : event.kind == nostr::kinds::kGroupJoin                   ? kTypes[2]
+                                                                   : kTypes[3];
     nlohmann::json content = {{"type", type}, {"actor", event.pubkey}};
-    if (event.kind == 9000 || event.kind == 9001)
+    if (event.kind == nostr::kinds::kGroupAddMember
+        || event.kind == nostr::kinds::kGroupRemoveMember)
         content["target"] = target;
     if (!m_emitter.emitSystemMessage(tx, channel, content, now, emitted))
         return false;
@@ -276,9 +282,11 @@ bool ChannelAdmin::applyMembership(store::Database::WriteTransaction &tx, const 
         return false;
     if (!m_emitter.emitMembers(tx, channel, now, emitted))
         return false;
-    if (event.kind == 9000 || event.kind == 9001)
+    if (event.kind == nostr::kinds::kGroupAddMember
+        || event.kind == nostr::kinds::kGroupRemoveMember)
         return m_emitter.emitMembershipNotification(tx, channel, target, event.pubkey,
-                                                    event.kind == 9000, now, emitted);
+                                                    event.kind == nostr::kinds::kGroupAddMember,
+                                                    now, emitted);
     return true;
 }
 

@@ -1,6 +1,7 @@
 #include "relay/ingest/DemoSeeder.h"
 
 #include "net/nostr/Keys.h"
+#include "net/nostr/Kinds.h"
 #include "net/nostr/Sha256.h"
 
 #include <QLoggingCategory>
@@ -88,14 +89,15 @@ void DemoSeeder::seed(const std::string &community, std::int64_t now, const Inge
                                 {"channel_type", "stream"}};
         if (*channel.about)
             createTags.push_back({"about", channel.about});
-        const auto created =
-            submit(ingest, alice, community, 9007, now - 600, std::move(createTags), "");
+        const auto created = submit(ingest, alice, community, nostr::kinds::kGroupCreate, now - 600,
+                                    std::move(createTags), "");
         if (!created.accepted()) {
             qCInfo(lcIngest) << "demo channel" << channel.name
                              << "not seeded:" << created.message.c_str();
             continue;
         }
-        submit(ingest, bob, community, 9021, now - 590, {{"h", channel.uuid}}, "");
+        submit(ingest, bob, community, nostr::kinds::kGroupJoin, now - 590, {{"h", channel.uuid}},
+               "");
         submit(ingest, alice, community, 9, now - 580, {{"h", channel.uuid}},
                std::string("Welcome to #") + channel.name + "! The canvas has the plan.");
         std::optional<std::string> head;
@@ -104,7 +106,7 @@ void DemoSeeder::seed(const std::string &community, std::int64_t now, const Inge
             const auto &author = i % 2 == 0 ? alice : bob;
             std::string id;
             const auto saved =
-                submit(ingest, author, community, 40100, createdAt,
+                submit(ingest, author, community, nostr::kinds::kCanvas, createdAt,
                        {{"h", channel.uuid}, {"expected-revision", head.value_or("none")}},
                        channel.revisions[i], &id);
             if (!saved.accepted())

@@ -1,5 +1,6 @@
 #include "relay/ingest/EventPrechecks.h"
 
+#include "net/nostr/Kinds.h"
 #include "relay/ingest/KindRules.h"
 
 #include <cstdlib>
@@ -18,15 +19,17 @@ std::optional<IngestResult> EventPrechecks::run(const nostr::Event &event,
                                                 const RequestContext &context, std::int64_t now)
 {
     using Status = IngestResult::Status;
-    if (event.kind == 22242)
+    if (event.kind == nostr::kinds::kAuth)
         return fail(Status::Rejected, "invalid: AUTH events cannot be submitted");
-    if (event.kind == 44100 || event.kind == 44101)
+    if (event.kind == nostr::kinds::kMemberAddedNotice
+        || event.kind == nostr::kinds::kMemberRemovedNotice)
         return fail(Status::Rejected, "invalid: membership notifications are relay-signed only");
-    if (context.transport == Transport::Http && (event.kind == 1059 || event.kind == 20001))
+    if (context.transport == Transport::Http
+        && (event.kind == nostr::kinds::kGiftWrap || event.kind == nostr::kinds::kPresence))
         return fail(Status::Rejected,
                     "invalid: kind " + std::to_string(event.kind)
                         + " is only accepted via WebSocket");
-    if (event.kind == 40901 || event.kind == 40902 || event.kind == 30621 || event.kind == 30622)
+    if (nostr::kinds::isRelayOnlySidecar(event.kind))
         return fail(Status::Rejected, "restricted: relay-only kind");
     if (auto error = event.verificationError())
         return fail(Status::Rejected, "invalid: " + *error);
@@ -36,7 +39,7 @@ std::optional<IngestResult> EventPrechecks::run(const nostr::Event &event,
         return fail(Status::Rejected,
                     "invalid: content exceeds maximum size of 262144 bytes (got "
                         + std::to_string(event.content.size()) + ")");
-    if (event.pubkey != context.pubkey && event.kind != 1059)
+    if (event.pubkey != context.pubkey && event.kind != nostr::kinds::kGiftWrap)
         return fail(Status::Forbidden,
                     "invalid: event pubkey does not match authenticated identity");
     if (!KindRules::isAllowedFromClient(event.kind))

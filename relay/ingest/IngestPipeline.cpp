@@ -1,6 +1,7 @@
 #include "relay/ingest/IngestPipeline.h"
 
 #include "net/nostr/EventOrder.h"
+#include "net/nostr/Kinds.h"
 #include "relay/ingest/CanvasCas.h"
 #include "relay/ingest/EventPrechecks.h"
 #include "relay/ingest/KindRules.h"
@@ -126,7 +127,7 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
     const int kind = event.kind;
 
     // Presence (reference §5.5): verified, fanned out to global subscriptions, never stored.
-    if (kind == 20001) {
+    if (kind == nostr::kinds::kPresence) {
         if (event.content.size() > kMaxPresenceBytes)
             return reject("invalid: presence status exceeds " + std::to_string(kMaxPresenceBytes)
                           + " bytes");
@@ -145,7 +146,7 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
     std::optional<std::string> channelId;
     std::optional<store::EventReader::Found> target;
     std::string newChannelId;
-    if (kind == 7) {
+    if (kind == nostr::kinds::kReaction) {
         const std::string *targetId = reactionTarget(event);
         if (!targetId)
             return reject("invalid: reaction must reference a target event via e tag");
@@ -153,13 +154,13 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
         if (!target || target->deletedAt)
             return reject("invalid: reaction target event not found");
         channelId = target->stored.channel;
-    } else if (kind == 5) {
+    } else if (kind == nostr::kinds::kDeletion) {
         if (const std::string *targetId = event.tagValue("e")) {
             target = reader.findById(community, *targetId);
             if (target)
                 channelId = target->stored.channel;
         }
-    } else if (kind == 9007) {
+    } else if (kind == nostr::kinds::kGroupCreate) {
         channelId = KindRules::channelFromTags(event);
         if (!channelId)
             channelId = QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString();
@@ -173,11 +174,11 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
         return reject("invalid: channel-scoped events must include an h tag");
 
     std::optional<model::Channel> channel;
-    if (channelId && kind != 9007)
+    if (channelId && kind != nostr::kinds::kGroupCreate)
         channel = reader.channel(community, *channelId);
 
     // Step 8: channel access for writes = member or open channel.
-    if (channelId && kind != 9021 && kind != 9007) {
+    if (channelId && kind != nostr::kinds::kGroupJoin && kind != nostr::kinds::kGroupCreate) {
         if (!channel)
             return KindRules::isChannelAdmin(kind) ? reject("invalid: channel not found")
                                                    : reject("restricted: not a channel member");
@@ -189,14 +190,15 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
     }
 
     // Step 9: NIP-29 admin rules (9007 and 9021 follow at steps 16/17).
-    if (KindRules::isChannelAdmin(kind) && kind != 9007 && kind != 9021 && kind != 9005) {
+    if (KindRules::isChannelAdmin(kind) && kind != nostr::kinds::kGroupCreate
+        && kind != nostr::kinds::kGroupJoin && kind != nostr::kinds::kGroupDeleteEvent) {
         if (auto rejected =
                 m_admin.validate(tx, event, community, channel ? &*channel : nullptr, newChannelId))
             return Outcome {*rejected, {}};
     }
 
     // Step 10: NIP-09 deletions only by the target's author.
-    if (kind == 5) {
+    if (kind == nostr::kinds::kDeletion) {
         for (const auto &targetId : event.tagValues("e")) {
             const auto found = reader.findById(community, targetId);
             if (!found)
@@ -209,7 +211,7 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
     // Step 11: archived channels are read-only, except the unarchive edit itself.
     if (channel && channel->archived) {
         const std::string *archived = event.tagValue("archived");
-        if (!(kind == 9002 && archived && *archived == "false"))
+        if (!(kind == nostr::kinds::kGroupEditMetadata && archived && *archived == "false"))
             return reject("invalid: channel is archived");
     }
 
@@ -225,7 +227,7 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
             return reject(
                 "invalid: target event not found"); // no addressable kinds are client-writable here
     }
-    if (kind == 9005) {
+    if (kind == nostr::kinds::kGroupDeleteEvent) {
         target = reader.findById(community, *event.tagValue("e"));
         if (!target || target->stored.channel != channelId)
             return reject("invalid: target event not found");
@@ -237,7 +239,7 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
     }
 
     // Step 13: edits.
-    if (kind == 40003) {
+    if (kind == nostr::kinds::kMessageEdit) {
         const std::string *targetId = event.tagValue("e");
         const auto edited = targetId ? reader.findById(community, *targetId) : std::nullopt;
         if (!edited || edited->deletedAt)
@@ -250,13 +252,13 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
 
     // Canvas precondition shape and the 300 s future bound.
     CanvasCas::Expectation expectation;
-    if (kind == 40100) {
+    if (kind == nostr::kinds::kCanvas) {
         if (auto rejected = CanvasCas::validate(event, now, expectation))
             return Outcome {*rejected, {}};
     }
 
     // Steps 16/17.
-    if (kind == 9007 || kind == 9021) {
+    if (kind == nostr::kinds::kGroupCreate || kind == nostr::kinds::kGroupJoin) {
         if (auto rejected =
                 m_admin.validate(tx, event, community, channel ? &*channel : nullptr, newChannelId))
             return Outcome {*rejected, {}};
@@ -264,7 +266,7 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
 
     // Step 19: NIP-10 ancestry — never for canvases.
     std::optional<model::ThreadLink> thread;
-    if (KindRules::requiresChannel(kind) && kind != 40100) {
+    if (KindRules::requiresChannel(kind) && kind != nostr::kinds::kCanvas) {
         auto resolved = ThreadResolver::resolve(reader, community, channelId, event);
         if (resolved.rejection)
             return Outcome {*resolved.rejection, {}};
@@ -272,17 +274,18 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
     }
 
     // Step 20: kind 0 content.
-    if (kind == 0 && !nlohmann::json::accept(event.content))
+    if (kind == nostr::kinds::kProfile && !nlohmann::json::accept(event.content))
         return reject("invalid: kind:0 content must be valid JSON");
 
     // Step 20a: one reaction per (target, actor, emoji).
     const std::string emoji = event.content.empty() ? "+" : event.content;
-    if (kind == 7 && reader.reactionExists(community, target->stored.event.id, event.pubkey, emoji))
+    if (kind == nostr::kinds::kReaction
+        && reader.reactionExists(community, target->stored.event.id, event.pubkey, emoji))
         return reject("duplicate: reaction already exists", Status::RejectedDuplicate);
 
     // Store.
     StoredEvent stored {event, json, community, channelId};
-    if (kind == 40100) {
+    if (kind == nostr::kinds::kCanvas) {
         const auto decision = CanvasCas::decide(reader, community, *channelId, event, expectation);
         if (decision.rejection)
             return Outcome {*decision.rejection, {}};
@@ -315,23 +318,23 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
     Outcome outcome {IngestResult {Status::Stored, ""}, {}};
     outcome.committed.push_back(std::move(stored));
     bool ok = true;
-    if (KindRules::isChannelAdmin(kind) && kind != 9005) {
+    if (KindRules::isChannelAdmin(kind) && kind != nostr::kinds::kGroupDeleteEvent) {
         ok = m_admin.apply(tx, event, community, channel ? &*channel : nullptr, newChannelId, now,
                            outcome.committed);
-    } else if (kind == 5) {
+    } else if (kind == nostr::kinds::kDeletion) {
         ok = tx.rows().softDelete(community, target->stored.event.id, now)
-            && (target->stored.event.kind != 7
+            && (target->stored.event.kind != nostr::kinds::kReaction
                 || tx.rows().removeReactionByEvent(community, target->stored.event.id));
-    } else if (kind == 9005) {
+    } else if (kind == nostr::kinds::kGroupDeleteEvent) {
         ok = tx.rows().softDelete(community, target->stored.event.id, now)
-            && (target->stored.event.kind != 7
+            && (target->stored.event.kind != nostr::kinds::kReaction
                 || tx.rows().removeReactionByEvent(community, target->stored.event.id))
             && m_emitter.emitSystemMessage(tx, *channel,
                                            {{"type", "message_deleted"},
                                             {"actor", event.pubkey},
                                             {"target_event_id", target->stored.event.id}},
                                            now, outcome.committed);
-    } else if (kind == 7) {
+    } else if (kind == nostr::kinds::kReaction) {
         ok = tx.rows().insertReaction(community, target->stored.event.id, event.pubkey, emoji,
                                       event.id);
     }

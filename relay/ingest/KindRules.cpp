@@ -1,6 +1,7 @@
 #include "relay/ingest/KindRules.h"
 
 #include "net/nostr/Event.h"
+#include "net/nostr/Kinds.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,26 +11,27 @@ namespace buzz::relay::ingest {
 bool KindRules::isAllowedFromClient(int kind)
 {
     switch (kind) {
-    case 0:
-    case 1:
-    case 3:
-    case 5:
-    case 7:
-    case 9:
-    case 9000:
-    case 9001:
-    case 9002:
-    case 9005:
-    case 9007:
-    case 9008:
-    case 9021:
-    case 9022:
-    case 20001: // presence: WebSocket only (EventPrechecks), fanned out, never stored
-    case 30023: // long-form article: parameterised replaceable, global
-    case 40002:
-    case 40003:
-    case 40100:
-    case 45001: // forum post
+    case nostr::kinds::kProfile:
+    case nostr::kinds::kTextNote:
+    case nostr::kinds::kContacts:
+    case nostr::kinds::kDeletion:
+    case nostr::kinds::kReaction:
+    case nostr::kinds::kStreamMessage:
+    case nostr::kinds::kGroupAddMember:
+    case nostr::kinds::kGroupRemoveMember:
+    case nostr::kinds::kGroupEditMetadata:
+    case nostr::kinds::kGroupDeleteEvent:
+    case nostr::kinds::kGroupCreate:
+    case nostr::kinds::kGroupDelete:
+    case nostr::kinds::kGroupJoin:
+    case nostr::kinds::kGroupLeave:
+    case nostr::kinds::kPresence: // presence: WebSocket only (EventPrechecks), fanned out, never
+                                  // stored
+    case nostr::kinds::kLongFormArticle: // long-form article: parameterised replaceable, global
+    case nostr::kinds::kStreamMessageV2:
+    case nostr::kinds::kMessageEdit:
+    case nostr::kinds::kCanvas:
+    case nostr::kinds::kForumPost: // forum post
         return true;
     default:
         return false;
@@ -39,17 +41,17 @@ bool KindRules::isAllowedFromClient(int kind)
 bool KindRules::requiresChannel(int kind)
 {
     switch (kind) {
-    case 9:
-    case 9000:
-    case 9001:
-    case 9002:
-    case 9005:
-    case 9008:
-    case 9022:
-    case 40002:
-    case 40003:
-    case 40100:
-    case 45001:
+    case nostr::kinds::kStreamMessage:
+    case nostr::kinds::kGroupAddMember:
+    case nostr::kinds::kGroupRemoveMember:
+    case nostr::kinds::kGroupEditMetadata:
+    case nostr::kinds::kGroupDeleteEvent:
+    case nostr::kinds::kGroupDelete:
+    case nostr::kinds::kGroupLeave:
+    case nostr::kinds::kStreamMessageV2:
+    case nostr::kinds::kMessageEdit:
+    case nostr::kinds::kCanvas:
+    case nostr::kinds::kForumPost:
         return true;
     default:
         return false;
@@ -58,18 +60,21 @@ bool KindRules::requiresChannel(int kind)
 
 bool KindRules::isGlobal(int kind)
 {
-    return kind == 0 || kind == 1 || kind == 3 || kind == 20001 || kind == 30023;
+    return kind == nostr::kinds::kProfile || kind == nostr::kinds::kTextNote
+        || kind == nostr::kinds::kContacts || kind == nostr::kinds::kPresence
+        || kind == nostr::kinds::kLongFormArticle;
 }
 
 bool KindRules::isChannelAdmin(int kind)
 {
-    return kind >= 9000 && kind <= 9022;
+    return kind >= nostr::kinds::kGroupAddMember && kind <= nostr::kinds::kGroupLeave;
 }
 
 bool KindRules::isRelaySigned(int kind)
 {
-    return kind == 39000 || kind == 39001 || kind == 39002 || kind == 40099 || kind == 44100
-        || kind == 44101;
+    return kind == nostr::kinds::kGroupMetadata || kind == nostr::kinds::kGroupAdmins
+        || kind == nostr::kinds::kGroupMembers || kind == nostr::kinds::kSystemMessage
+        || kind == nostr::kinds::kMemberAddedNotice || kind == nostr::kinds::kMemberRemovedNotice;
 }
 
 bool KindRules::isUuid(std::string_view text)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "net/nostr/Kinds.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,7 +25,10 @@ public:
     static bool isChannelAdmin(int kind);
     // Kinds the relay signs itself; never accepted from clients.
     static bool isRelaySigned(int kind);
-    static bool isDeletion(int kind) { return kind == 5 || kind == 9005; }
+    static bool isDeletion(int kind)
+    {
+        return kind == nostr::kinds::kDeletion || kind == nostr::kinds::kGroupDeleteEvent;
+    }
 
     // The first `h` value that parses as a UUID, lower-cased (the resolved channel id).
     static std::optional<std::string> channelFromTags(const nostr::Event &event);

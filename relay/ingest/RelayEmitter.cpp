@@ -1,5 +1,6 @@
 #include "relay/ingest/RelayEmitter.h"
 
+#include "net/nostr/Kinds.h"
 #include "relay/store/EventReader.h"
 
 #include <nlohmann/json.hpp>
@@ -54,7 +55,8 @@ bool RelayEmitter::emitMetadata(store::Database::WriteTransaction &tx,
         tags.push_back({"archived", "true"});
     if (channel.ttl)
         tags.push_back({"ttl", std::to_string(*channel.ttl)});
-    return storeAddressable(tx, channel, 39000, std::move(tags), now, emitted);
+    return storeAddressable(tx, channel, nostr::kinds::kGroupMetadata, std::move(tags), now,
+                            emitted);
 }
 
 bool RelayEmitter::emitAdmins(store::Database::WriteTransaction &tx, const model::Channel &channel,
@@ -66,7 +68,7 @@ bool RelayEmitter::emitAdmins(store::Database::WriteTransaction &tx, const model
         if (member.isAdmin())
             tags.push_back({"p", member.pubkey, member.role});
     }
-    return storeAddressable(tx, channel, 39001, std::move(tags), now, emitted);
+    return storeAddressable(tx, channel, nostr::kinds::kGroupAdmins, std::move(tags), now, emitted);
 }
 
 bool RelayEmitter::emitMembers(store::Database::WriteTransaction &tx, const model::Channel &channel,
@@ -76,7 +78,8 @@ bool RelayEmitter::emitMembers(store::Database::WriteTransaction &tx, const mode
     for (const auto &member :
          store::EventReader(tx.connection()).activeMembers(channel.community, channel.uuid))
         tags.push_back({"p", member.pubkey, "", member.role});
-    return storeAddressable(tx, channel, 39002, std::move(tags), now, emitted);
+    return storeAddressable(tx, channel, nostr::kinds::kGroupMembers, std::move(tags), now,
+                            emitted);
 }
 
 bool RelayEmitter::emitAllDiscovery(store::Database::WriteTransaction &tx,
@@ -125,7 +128,9 @@ bool RelayEmitter::emitMembershipNotification(store::Database::WriteTransaction 
                                     {"actor", actor}};
     // Global (no channel): the p-gate, not channel access, decides who reads it.
     return storeRegular(
-        tx, sign(added ? 44100 : 44101, now, {{"p", target}, {"h", channel.uuid}}, content.dump()),
+        tx,
+        sign(added ? nostr::kinds::kMemberAddedNotice : nostr::kinds::kMemberRemovedNotice, now,
+             {{"p", target}, {"h", channel.uuid}}, content.dump()),
         channel.community, std::nullopt, now, emitted);
 }
 

@@ -1,5 +1,6 @@
 #include "relay/query/QueryService.h"
 
+#include "net/nostr/Kinds.h"
 #include "relay/query/AccessPolicy.h"
 #include "relay/query/EventMatcher.h"
 #include "relay/query/FilterSql.h"
@@ -117,7 +118,9 @@ ReadRequest QueryService::readRequestFor(const std::vector<nostr::Filter> &filte
         std::any_of(filters.begin(), filters.end(), [](const auto &f) { return f.isStrong(); });
     // Channel metadata (39000) gates what clients believe about a channel: always the writer.
     request.mustUseWriter = std::any_of(filters.begin(), filters.end(), [](const auto &f) {
-        return !f.kinds || std::find(f.kinds->begin(), f.kinds->end(), 39000) != f.kinds->end();
+        return !f.kinds
+            || std::find(f.kinds->begin(), f.kinds->end(), nostr::kinds::kGroupMetadata)
+            != f.kinds->end();
     });
     request.channel = AccessPolicy::subscriptionChannel(filters);
     if (filters.size() == 1)
@@ -262,32 +265,31 @@ QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
     if (accessFailed)
         return failure(QueryResult::Status::Internal, "internal server error");
     const WriterAccess *writer = access ? &*access : nullptr;
-    return runRouted(
-        filters, context, path,
-        [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
-            store::EventReader reader(lease.connection());
-            for (const auto &filter : filters) {
-                // Totals are summed across filters, not de-duplicated (§4.4).
-                const auto plan =
-                    FilterSql::build(filter, context.community, context.pubkey,
-                                     accessibleChannels(reader, filter, context, writer),
-                                     FilterSql::Mode::Count, writer ? &writer->channels : nullptr);
-                if (plan.matchesNothing)
-                    continue;
-                auto statement = lease.connection().prepare(plan.sql);
-                if (!statement.valid())
-                    return false;
-                plan.bindTo(statement);
-                if (statement.step())
-                    result.count += statement.int64(0);
-                if (!statement.ok()) {
-                    attempt.ok = false;
-                    attempt.sqliteCode = statement.resultCode();
-                    break;
-                }
-            }
-            return true;
-        });
+    return runRouted(filters, context, path,
+                     [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
+                         store::EventReader reader(lease.connection());
+                         for (const auto &filter : filters) {
+                             // Totals are summed across filters, not de-duplicated (§4.4).
+                             const auto plan = FilterSql::build(
+                                 filter, context.community, context.pubkey,
+                                 accessibleChannels(reader, filter, context, writer),
+                                 FilterSql::Mode::Count, writer ? &writer->channels : nullptr);
+                             if (plan.matchesNothing)
+                                 continue;
+                             auto statement = lease.connection().prepare(plan.sql);
+                             if (!statement.valid())
+                                 return false;
+                             plan.bindTo(statement);
+                             if (statement.step())
+                                 result.count += statement.int64(0);
+                             if (!statement.ok()) {
+                                 attempt.ok = false;
+                                 attempt.sqliteCode = statement.resultCode();
+                                 break;
+                             }
+                         }
+                         return true;
+                     });
 }
 
 AdmissionResult QueryService::admit(const std::vector<nostr::Filter> &filters,

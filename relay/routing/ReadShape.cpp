@@ -1,12 +1,12 @@
 #include "relay/routing/ReadShape.h"
 
+#include "net/nostr/Kinds.h"
+
 #include <algorithm>
 
 namespace buzz::relay {
 
 namespace {
-constexpr int kChannelMetadataKind = 39000;
-
 const std::vector<std::string> *tagValues(const nostr::Filter &filter, char name)
 {
     const auto it = filter.tags.find(name);
@@ -25,7 +25,7 @@ ReadShape ReadShape::of(const nostr::Filter &filter)
     // writer.
     if (filter.kinds) {
         shape.touchesChannelMetadata =
-            std::find(filter.kinds->begin(), filter.kinds->end(), kChannelMetadataKind)
+            std::find(filter.kinds->begin(), filter.kinds->end(), nostr::kinds::kGroupMetadata)
             != filter.kinds->end();
     } else {
         shape.touchesChannelMetadata = !shape.threadPage;

@@ -1,5 +1,6 @@
 #include "relay/search/SearchSchema.h"
 
+#include "net/nostr/Kinds.h"
 #include "relay/store/SqliteConnection.h"
 
 #include <QLoggingCategory>
@@ -13,7 +14,10 @@ Q_LOGGING_CATEGORY(lcSearchSchema, "buzz.relay.search.schema")
 namespace buzz::relay::search {
 
 namespace {
-constexpr std::array kIndexedKinds = {0, 1, 9, 40002, 40003, 40100, 45001, 45003};
+constexpr std::array kIndexedKinds = {nostr::kinds::kProfile,       nostr::kinds::kTextNote,
+                                      nostr::kinds::kStreamMessage, nostr::kinds::kStreamMessageV2,
+                                      nostr::kinds::kMessageEdit,   nostr::kinds::kCanvas,
+                                      nostr::kinds::kForumPost,     nostr::kinds::kForumComment};
 // 2: inserts queue their rowid in search_pending and the queue is indexed once per transaction
 // (flushPending) rather than by a trigger per row.
 // 3: external content: the index keeps only its terms and reads text from events (through the

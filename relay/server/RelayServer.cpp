@@ -1,5 +1,6 @@
 #include "relay/server/RelayServer.h"
 
+#include "net/nostr/Kinds.h"
 #include "net/nostr/RelayUrl.h"
 #include "relay/server/AdminApi.h"
 #include "relay/server/GuardedTcpServer.h"
@@ -421,7 +422,9 @@ void RelayServer::onCommitted(std::shared_ptr<const StoredEvent> stored)
 {
     // Membership removals, leaves, visibility changes and deletions can take read access away.
     const int kind = stored->event.kind;
-    if (stored->channel && (kind == 9001 || kind == 9022 || kind == 9002 || kind == 9008))
+    if (stored->channel
+        && (kind == nostr::kinds::kGroupRemoveMember || kind == nostr::kinds::kGroupLeave
+            || kind == nostr::kinds::kGroupEditMetadata || kind == nostr::kinds::kGroupDelete))
         revokeLostAccess(*stored);
     auto recipients = std::make_shared<std::vector<QPointer<WsSession>>>();
     std::set<std::string> pubkeys;

@@ -1,5 +1,7 @@
 #include "relay/server/WsSession.h"
 
+#include "net/nostr/Kinds.h"
+
 #include <QLoggingCategory>
 
 #include <unordered_set>
@@ -212,12 +214,12 @@ void WsSession::handleEvent(ws::EventMessage message)
         send(ws::okFrame(event.id, false, "auth-required: not authenticated"));
         return;
     }
-    if (event.pubkey != m_handshake.pubkey() && event.kind != 1059) {
+    if (event.pubkey != m_handshake.pubkey() && event.kind != nostr::kinds::kGiftWrap) {
         send(ws::okFrame(event.id, false,
                          "invalid: event pubkey does not match authenticated identity"));
         return;
     }
-    if (event.kind == 22242) {
+    if (event.kind == nostr::kinds::kAuth) {
         send(ws::okFrame(event.id, false, "invalid: AUTH events cannot be submitted via EVENT"));
         return;
     }
