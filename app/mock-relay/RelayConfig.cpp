@@ -3,12 +3,14 @@
 #include "net/nostr/Hex.h"
 #include "net/nostr/Nip19.h"
 #include "relay/model/RouteTypes.h"
+#include "relay/server/RelayLimits.h"
 
 #include <QCommandLineParser>
 
 #include <array>
 #include <charconv>
 #include <string_view>
+#include <tuple>
 
 namespace buzz::relay {
 
@@ -78,12 +80,28 @@ struct OptionSet
         QStringLiteral("WebSocket connections accepted at once; more are closed silently "
                        "(BUZZ_MAX_CONNECTIONS, default 10000)."),
         QStringLiteral("N")};
+    QCommandLineOption httpHeadTimeoutMs {
+        QStringLiteral("http-head-timeout-ms"),
+        QStringLiteral("Time an HTTP request head may take from its first byte to its end; "
+                       "then 408 (BUZZ_HTTP_HEAD_TIMEOUT_MS, 100..30000, default 10000)."),
+        QStringLiteral("MS")};
+    QCommandLineOption httpBodyTimeoutMs {
+        QStringLiteral("http-body-timeout-ms"),
+        QStringLiteral("Time an HTTP request body may take after its head; then 408 "
+                       "(BUZZ_HTTP_BODY_TIMEOUT_MS, 100..30000, default 30000)."),
+        QStringLiteral("MS")};
+    QCommandLineOption httpIdleTimeoutMs {
+        QStringLiteral("http-idle-timeout-ms"),
+        QStringLiteral("An HTTP connection with no request in progress and nothing to send is "
+                       "closed after MS (BUZZ_HTTP_IDLE_TIMEOUT_MS, 100..30000, default 30000)."),
+        QStringLiteral("MS")};
 
     void addTo(QCommandLineParser &parser) const
     {
         parser.addOptions({help, version, listen, data, relayUrl, community, devPubkeyHeader,
                            requireRelayMembership, relayMember, seed, relayKey, adminToken,
-                           replicas, replicaLagMs, readMaxAgeMs, maxConnections});
+                           replicas, replicaLagMs, readMaxAgeMs, maxConnections, httpHeadTimeoutMs,
+                           httpBodyTimeoutMs, httpIdleTimeoutMs});
     }
 };
 
@@ -218,6 +236,26 @@ std::optional<std::string> applyReplicaSettings(RelayConfig &config,
     return std::nullopt;
 }
 
+// An HTTP timeout: at least 100 ms (a shorter one would cut clients on a loaded machine) and at
+// most 30 s (issue 16: a half-sent request may hold a descriptor no longer than that).
+std::optional<std::string> applyHttpTimeout(int &target, const QCommandLineParser &parser,
+                                            const QCommandLineOption &option,
+                                            const QProcessEnvironment &environment,
+                                            const QString &variable)
+{
+    const auto text = fromOptionOrEnvironment(parser, option, environment, variable);
+    if (!text)
+        return std::nullopt;
+    const auto value = parseInteger(text->trimmed().toStdString());
+    if (!value || *value < kMinHttpTimeoutMs || *value > kMaxHttpTimeoutMs)
+        return (parser.isSet(option) ? "--" + option.names().constFirst().toStdString()
+                                     : variable.toStdString())
+            + " must be an integer in " + std::to_string(kMinHttpTimeoutMs) + ".."
+            + std::to_string(kMaxHttpTimeoutMs) + " (got " + text->toStdString() + ")";
+    target = static_cast<int>(*value);
+    return std::nullopt;
+}
+
 } // namespace
 
 QString RelayConfig::routingSummary() const
@@ -256,7 +294,18 @@ QString RelayConfig::helpText()
         QStringLiteral("Local Buzz relay: HTTP bridge and WebSocket on one port."));
     OptionSet options;
     options.addTo(parser);
-    return parser.helpText();
+    QString text = parser.helpText();
+    text +=
+        QStringLiteral("\nLimits (every bound a client can meet; relay/README.md \"Limits\"):\n");
+    for (const RelayLimit &limit : relayLimits()) {
+        text += QStringLiteral("  %1: %2 -> %3")
+                    .arg(QString::fromStdString(limit.what), QString::fromStdString(limit.value),
+                         QString::fromStdString(limit.answer));
+        if (!limit.option.empty())
+            text += QStringLiteral(" (%1)").arg(QString::fromStdString(limit.option));
+        text += QLatin1Char('\n');
+    }
+    return text;
 }
 
 Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &arguments,
@@ -342,6 +391,16 @@ Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &argu
     }
     if (auto problem = applyReplicaSettings(config, parser, options.readMaxAgeMs, environment))
         return Unexpected(*problem);
+    for (auto [target, option, variable] :
+         {std::tuple {&config.httpLimits.headTimeoutMs, &options.httpHeadTimeoutMs,
+                      QStringLiteral("BUZZ_HTTP_HEAD_TIMEOUT_MS")},
+          std::tuple {&config.httpLimits.bodyTimeoutMs, &options.httpBodyTimeoutMs,
+                      QStringLiteral("BUZZ_HTTP_BODY_TIMEOUT_MS")},
+          std::tuple {&config.httpLimits.idleTimeoutMs, &options.httpIdleTimeoutMs,
+                      QStringLiteral("BUZZ_HTTP_IDLE_TIMEOUT_MS")}}) {
+        if (auto problem = applyHttpTimeout(*target, parser, *option, environment, variable))
+            return Unexpected(*problem);
+    }
     return parsed;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "net/nostr/Expected.h"
+#include "relay/server/HttpRequestGuard.h"
 
 #include <QProcessEnvironment>
 #include <QStringList>
@@ -16,6 +17,9 @@ namespace buzz::relay {
 // Options of buzz-mock-relay. Each option can also come from an environment variable named like
 // the real relay's where one exists; the command line wins over the environment. This is the only
 // place the relay's settings are read from the environment: the relay library takes values.
+inline constexpr int kMinHttpTimeoutMs = 100;
+inline constexpr int kMaxHttpTimeoutMs = 30000;
+
 struct RelayConfig
 {
     QString listen = QStringLiteral("127.0.0.1:3000"); // --listen / BUZZ_BIND_ADDR
@@ -40,6 +44,9 @@ struct RelayConfig
     QString readBudgetSource; // the option or variable the budget came from; empty = default
     int readPoolSize = 4; // BUZZ_DB_READ_POOL_SIZE: reader connections per replica, 1..256
     int maxConnections = 10000; // --max-connections / BUZZ_MAX_CONNECTIONS
+    // HTTP head/body/idle timeouts: --http-{head,body,idle}-timeout-ms /
+    // BUZZ_HTTP_{HEAD,BODY,IDLE}_TIMEOUT_MS, each kMinHttpTimeoutMs..kMaxHttpTimeoutMs
+    HttpLimits httpLimits;
 
     enum class Action { Run, ShowHelp, ShowVersion };
     struct Parsed;

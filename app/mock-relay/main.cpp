@@ -12,6 +12,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -55,6 +56,18 @@ int fail(const std::string &message)
     return 1;
 }
 
+// A relay holds a descriptor per connection: take the whole hard limit, not the 1 024 soft limit
+// a login shell starts with (systemd's advice for programs that need many). The listener still
+// keeps within what it gets (GuardedTcpServer::descriptorBudget).
+void raiseDescriptorLimit()
+{
+    rlimit limit {};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -76,6 +89,7 @@ int main(int argc, char *argv[])
         return 0;
     }
     const relay::RelayConfig &config = parsed->config;
+    raiseDescriptorLimit();
 
     std::string relaySecretHex;
     if (config.relayKey) {
@@ -101,6 +115,7 @@ int main(int argc, char *argv[])
     setup.server.requireRelayMembership = config.requireRelayMembership;
     setup.server.relayMembers = config.relayMembers;
     setup.server.maxConnections = config.maxConnections;
+    setup.server.httpLimits = config.httpLimits;
     setup.server.adminToken = config.adminToken.value_or(std::string());
     setup.seedDemo = config.seed.has_value();
     relay::RelayHost relay(std::move(setup));

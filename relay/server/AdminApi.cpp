@@ -22,7 +22,7 @@ namespace buzz::relay {
 
 namespace {
 constexpr std::int64_t kMaxWaitMs = 60'000;
-constexpr std::int64_t kMaxClockOffsetMs = 366LL * 24 * 3600 * 1000;
+constexpr std::int64_t kMaxClockOffsetMs = AdminApi::kMaxClockOffsetDays * 24 * 3600 * 1000;
 
 std::optional<nlohmann::json> parseObject(const std::string &body)
 {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+
 // Fault injection for QA and tests (mock relay only): /admin/* on loopback, with a bearer token.
 // Without --admin-token the routes do not exist (404 like any unknown path).
 //
@@ -28,6 +30,9 @@ struct ServerContext;
 class AdminApi
 {
 public:
+    // POST /admin/clock accepts an offset within this many days of the real clock.
+    static constexpr std::int64_t kMaxClockOffsetDays = 366;
+
     static void install(QHttpServer &http, RelayEngine &engine, std::string token,
                         const ServerContext &context, QObject *receiver);
 

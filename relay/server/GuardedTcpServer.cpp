@@ -2,24 +2,45 @@
 
 #include "relay/server/ServerMetrics.h"
 
+#include <QDir>
 #include <QLoggingCategory>
 #include <QTcpSocket>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <limits>
 
 Q_LOGGING_CATEGORY(lcRelayAccept, "buzz.relay.accept")
 
 namespace buzz::relay {
 
 GuardedTcpServer::GuardedTcpServer(HttpLimits limits, HttpConnectionGuard::HostCheck isKnownHost,
-                                   ServerMetrics *metrics, QObject *parent)
+                                   ServerMetrics *metrics, int maxOpenConnections, QObject *parent)
     : QTcpServer(parent)
     , m_limits(limits)
     , m_isKnownHost(std::move(isKnownHost))
     , m_metrics(metrics)
+    , m_maxOpen(std::max(1, maxOpenConnections))
 {
+    m_maxPending = maxPendingConnections();
     m_acceptRetry.setSingleShot(true);
     m_acceptRetry.setInterval(kAcceptRetryMs);
-    connect(&m_acceptRetry, &QTimer::timeout, this, &QTcpServer::resumeAccepting);
+    connect(&m_acceptRetry, &QTimer::timeout, this, &GuardedTcpServer::resumeUnlessFull);
     connect(this, &QTcpServer::acceptError, this, &GuardedTcpServer::onAcceptError);
+}
+
+int GuardedTcpServer::descriptorBudget()
+{
+    rlimit limit {};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return std::numeric_limits<int>::max();
+    // /proc/self/fd lists this process's open descriptors (the directory's own one included).
+    const qsizetype open = QDir(QStringLiteral("/proc/self/fd"))
+                               .entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot)
+                               .size();
+    const auto soft = static_cast<long long>(std::min<rlim_t>(limit.rlim_cur, 1 << 30));
+    return int(std::max<long long>(kMinOpenConnections, soft - open - kReservedDescriptors));
 }
 
 void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
@@ -33,8 +54,51 @@ void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
     auto *guard = new HttpConnectionGuard(socket, m_httpServer, m_limits, m_isKnownHost, m_metrics);
     // The guard is the socket's child: it goes when the socket goes, whoever deletes it
     // (QHttpServer, a WebSocket), and nobody else cuts its signals.
-    connect(guard, &QObject::destroyed, this, [this] { --m_open; });
+    connect(guard, &QObject::destroyed, this, &GuardedTcpServer::onConnectionFreed);
     addPendingConnection(socket);
+    if (m_open >= m_maxOpen && !m_full) {
+        setFull(true);
+        m_metrics->increment("buzz_http_accept_paused_total");
+        qCWarning(lcRelayAccept) << m_open
+                                 << "connections open, the most this process's descriptors allow:"
+                                    " new ones wait until one closes";
+    }
+}
+
+QTcpSocket *GuardedTcpServer::nextPendingConnection()
+{
+    QTcpSocket *socket = QTcpServer::nextPendingConnection();
+    if (m_full)
+        pauseAccepting();
+    return socket;
+}
+
+void GuardedTcpServer::onConnectionFreed()
+{
+    --m_open;
+    if (m_full && m_open < m_maxOpen)
+        setFull(false);
+}
+
+// QTcpServer accepts in a loop until accept() finds nothing, pausing or not; a pending-connection
+// bound of 0 is what ends that loop before its next accept().
+void GuardedTcpServer::setFull(bool full)
+{
+    m_full = full;
+    if (full) {
+        setMaxPendingConnections(0);
+        pauseAccepting();
+    } else {
+        setMaxPendingConnections(m_maxPending);
+        if (!m_acceptRetry.isActive())
+            resumeAccepting();
+    }
+}
+
+void GuardedTcpServer::resumeUnlessFull()
+{
+    if (!m_full)
+        resumeAccepting();
 }
 
 void GuardedTcpServer::onAcceptError(QAbstractSocket::SocketError error)

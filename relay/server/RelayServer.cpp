@@ -116,7 +116,9 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
     auto tcp = std::make_unique<GuardedTcpServer>(
         m_options.httpLimits,
         [this](std::string_view host) { return m_communities.resolve(host).has_value(); },
-        &m_metrics);
+        &m_metrics,
+        m_options.maxOpenConnections > 0 ? m_options.maxOpenConnections
+                                         : GuardedTcpServer::descriptorBudget());
     if (!tcp->listen(address, port)) {
         m_error = QStringLiteral("cannot listen on %1:%2: %3")
                       .arg(address.toString())
@@ -168,7 +170,8 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
             },
             Qt::QueuedConnection);
     });
-    qCInfo(lcRelayServer) << "listening on" << httpUrl() << "relay URL" << url();
+    qCInfo(lcRelayServer) << "listening on" << httpUrl() << "relay URL" << url() << "- at most"
+                          << m_tcp->maxOpenConnections() << "connections at once";
     return true;
 }
 

@@ -56,6 +56,9 @@ public:
         // (10 000), connections beyond it are closed silently.
         int pingIntervalMs = 30000;
         int maxConnections = 10000;
+        // Connections (HTTP and WebSocket) open at once before the listener pauses; 0 = what the
+        // file-descriptor limit allows when listening starts (GuardedTcpServer::descriptorBudget).
+        int maxOpenConnections = 0;
         // Head and body size bounds and the head/body/idle timeouts of every HTTP connection,
         // checked before QHttpServer reads the request (relay/README.md "Limits").
         HttpLimits httpLimits;

@@ -4,6 +4,7 @@
 #include "app/mock-relay/RelayConfig.h"
 #include "net/nostr/Keys.h"
 #include "net/nostr/Nip19.h"
+#include "relay/server/RelayLimits.h"
 
 #include <QtTest>
 
@@ -65,6 +66,10 @@ private slots:
     void routingSummarySaysWhetherReplicasServeReads();
     void dataDirFromFlagOrRelayVariable();
     void ambiguousDataDirVariableIsAnError();
+    void httpTimeoutsFromFlagsAndEnvironment();
+    void badHttpTimeoutIsAOneLineError_data();
+    void badHttpTimeoutIsAOneLineError();
+    void helpAndManPageListEveryLimit();
 };
 
 void TestServerConfig::gateOffByDefault()
@@ -373,6 +378,87 @@ void TestServerConfig::ambiguousDataDirVariableIsAnError()
     QVERIFY(error.contains(QStringLiteral("--data")));
     QVERIFY(error.contains(QStringLiteral("BUZZ_CLI_DIR")));
     QVERIFY(!error.contains(QLatin1Char('\n')));
+}
+
+// A process under test (or under a descriptor flood) needs short HTTP timeouts; none may exceed
+// 30 s, the longest a half-sent request may hold a descriptor.
+void TestServerConfig::httpTimeoutsFromFlagsAndEnvironment()
+{
+    const HttpLimits defaults = parse({})->config.httpLimits;
+    QCOMPARE(defaults.headTimeoutMs, 10000);
+    QCOMPARE(defaults.bodyTimeoutMs, 30000);
+    QCOMPARE(defaults.idleTimeoutMs, 30000);
+    const auto flags = parse({QStringLiteral("--http-head-timeout-ms"), QStringLiteral("1500"),
+                              QStringLiteral("--http-body-timeout-ms"), QStringLiteral("2500"),
+                              QStringLiteral("--http-idle-timeout-ms"), QStringLiteral("100")});
+    QVERIFY(flags.hasValue());
+    QCOMPARE(flags->config.httpLimits.headTimeoutMs, 1500);
+    QCOMPARE(flags->config.httpLimits.bodyTimeoutMs, 2500);
+    QCOMPARE(flags->config.httpLimits.idleTimeoutMs, 100);
+    QProcessEnvironment environment;
+    environment.insert(QStringLiteral("BUZZ_HTTP_HEAD_TIMEOUT_MS"), QStringLiteral("2000"));
+    environment.insert(QStringLiteral("BUZZ_HTTP_IDLE_TIMEOUT_MS"), QStringLiteral("3000"));
+    const auto fromEnvironment =
+        parse({QStringLiteral("--http-head-timeout-ms"), QStringLiteral("700")}, environment);
+    QCOMPARE(fromEnvironment->config.httpLimits.headTimeoutMs, 700); // the command line wins
+    QCOMPARE(fromEnvironment->config.httpLimits.idleTimeoutMs, 3000);
+    QCOMPARE(fromEnvironment->config.httpLimits.bodyTimeoutMs, 30000);
+}
+
+void TestServerConfig::badHttpTimeoutIsAOneLineError_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("variable");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("above 30 s") << QStringList {QStringLiteral("--http-idle-timeout-ms"),
+                                                QStringLiteral("30001")}
+                                << QString()
+                                << QStringLiteral("--http-idle-timeout-ms must be an integer in "
+                                                  "100..30000 (got 30001)");
+    QTest::newRow("below 100 ms") << QStringList {QStringLiteral("--http-head-timeout-ms"),
+                                                  QStringLiteral("5")}
+                                  << QString()
+                                  << QStringLiteral("--http-head-timeout-ms must be an integer in "
+                                                    "100..30000 (got 5)");
+    QTest::newRow("not a number")
+        << QStringList() << QStringLiteral("soon")
+        << QStringLiteral("BUZZ_HTTP_BODY_TIMEOUT_MS must be an integer in 100..30000 (got soon)");
+}
+
+void TestServerConfig::badHttpTimeoutIsAOneLineError()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, variable);
+    QFETCH(QString, expected);
+    const auto parsed = variable.isEmpty()
+        ? parse(arguments)
+        : parse(arguments, environmentWith(QStringLiteral("BUZZ_HTTP_BODY_TIMEOUT_MS"), variable));
+    QVERIFY(!parsed.hasValue());
+    QCOMPARE(QString::fromStdString(parsed.error()), expected);
+}
+
+// Every bound the relay enforces is listed by --help and in the man page's LIMITS, with the value
+// the code uses (relayLimits() is built from the constants that enforce them).
+void TestServerConfig::helpAndManPageListEveryLimit()
+{
+    const QString help = RelayConfig::helpText();
+    QFile manPage(QStringLiteral(BUZZ_MAN_PAGE));
+    QVERIFY(manPage.open(QIODevice::ReadOnly));
+    const QString man = QString::fromUtf8(manPage.readAll());
+    const auto limits = relayLimits();
+    QVERIFY(limits.size() >= 20);
+    for (const RelayLimit &limit : limits) {
+        const QString line = QString::fromStdString(limit.what + ": " + limit.value);
+        QVERIFY2(
+            help.contains(line + QStringLiteral(" -> ") + QString::fromStdString(limit.answer)),
+            qPrintable(line));
+        QVERIFY2(man.contains(line + QLatin1Char('\n')), qPrintable("man page lacks " + line));
+        if (!limit.option.empty())
+            QVERIFY(help.contains(QString::fromStdString(limit.option)));
+    }
+    for (const char *option :
+         {"http-head-timeout-ms", "http-body-timeout-ms", "http-idle-timeout-ms"})
+        QVERIFY2(man.contains(QStringLiteral("\\-\\-") + QLatin1String(option)), option);
 }
 
 QTEST_GUILESS_MAIN(TestServerConfig)
