@@ -1,5 +1,7 @@
 #include "SoakChecker.h"
 
+#include "SoakPaging.h"
+
 #include "canvas/CanvasRevision.h"
 
 namespace buzz::soak {
@@ -196,15 +198,11 @@ SoakCounts SoakChecker::check(const SoakLedger &ledger, const QStringList &chann
             if (paging.paged.count(id) || ledger.deleteRequested.count(id))
                 continue;
             const AcceptedRevision &row = ledger.accepted.at(id);
-            // Keyset order: created_at DESC, then id ASC.
-            const bool newerThanFirstPage = !paging.firstTop
-                || row.createdAt > paging.firstTop->first
-                || (row.createdAt == paging.firstTop->first && id < paging.firstTop->second);
-            if (!newerThanFirstPage) {
-                anomaly(QStringLiteral(
-                            "paging %1 through routed reads skipped %2 inside the paged range "
-                            "(a continuation page was incomplete)")
-                            .arg(paging.channel, shortId(id)));
+            if (classifyPagingMiss(paging, row.createdAt, id) == PagingMiss::BelowFirstPage) {
+                anomaly(
+                    QStringLiteral("paging %1 through routed reads skipped %2 below the first page "
+                                   "(a continuation page was incomplete)")
+                        .arg(paging.channel, shortId(id)));
             } else if (row.ackMs < paging.startMs - budget) {
                 anomaly(
                     QStringLiteral("paging %1: the first routed page missed %2, acknowledged %3 ms "

@@ -141,9 +141,12 @@ QCoro::Task<> SoakClient::pageChannel(QString channel)
         auto page = co_await m_service->history(channel, cursor, 7);
         if (!page)
             break; // a failed page proves nothing either way; not recorded
-        if (++paging.pages == 1 && !page->revisions.empty())
+        if (++paging.pages == 1 && !page->revisions.empty()) {
             paging.firstTop = std::make_pair(page->revisions.front().createdAt,
                                              page->revisions.front().eventId.toLower());
+            paging.firstBottom = std::make_pair(page->revisions.back().createdAt,
+                                                page->revisions.back().eventId.toLower());
+        }
         for (const auto &revision : page->revisions)
             paging.paged.insert(revision.eventId.toLower());
         if (!page->nextCursor) {

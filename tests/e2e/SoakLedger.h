@@ -49,6 +49,8 @@ struct PagingRecord
     qint64 endMs = 0;
     // The first page's newest row: rows newer than it were never in the paged key range.
     std::optional<std::pair<qint64, QString>> firstTop;
+    // Its oldest row: the later (Covered) pages owed every row below it.
+    std::optional<std::pair<qint64, QString>> firstBottom;
 };
 
 struct SoakLedger
