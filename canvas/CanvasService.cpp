@@ -459,7 +459,12 @@ void CanvasService::watch(const QString &channel)
     if (m_watchCounts[key]++ > 0)
         return;
     nostr::Filter filter = canvasFilter(key, false);
-    filter.since = m_clock();
+    // Live delivery matches created_at against `since`, and another writer's clock may run up to
+    // the relay's skew bound behind ours: a revision signed "before" now must still arrive. The
+    // stored newest one the REQ returns first is the head the session already has (ignored) or
+    // one that landed since it was read (reported).
+    filter.since = m_clock() - kWatchClockSkewSecs;
+    filter.limit = 1;
     const QString id = m_connection->socket()->subscribe({filter}, QStringLiteral("canvas_watch"));
     m_watches.insert(key, id);
     m_watchChannels.insert(id, key);

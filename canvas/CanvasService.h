@@ -47,6 +47,9 @@ public:
     static constexpr int kMaxHistoryPageSize = 1000;
     static constexpr int kAncestryWalkMax = 256;
     static constexpr qint64 kMaxHeadFutureSkewSecs = 60;
+    // How far behind ours another writer's clock may run: the relay accepts created_at within
+    // ±900 s of its own clock (reference §6 step 2), so two clients can differ by up to twice that.
+    static constexpr qint64 kWatchClockSkewSecs = 1800;
 
     explicit CanvasService(client::RelayConnection *connection, QObject *parent = nullptr);
     ~CanvasService() override;

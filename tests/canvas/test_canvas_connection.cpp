@@ -131,8 +131,8 @@ private slots:
     {
         CanvasClient &alice = owner();
         CanvasClient &bob = newClient();
-        // Bob's clock is five minutes slow: his revisions are signed before alice started
-        // watching, so her subscription (since = when she started) cannot deliver them.
+        // Bob's clock is five minutes slow: his revisions are signed "before" alice started
+        // watching, and still reach her (the watch allows for another writer's clock skew).
         const qint64 slow = -300;
         bob.service->setClock([slow] { return QDateTime::currentSecsSinceEpoch() + slow; });
         const SaveOutcome first =

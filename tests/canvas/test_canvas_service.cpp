@@ -521,6 +521,28 @@ private slots:
         QCOMPARE(revision.author, QString::fromStdString(bob.identity.pubkey()));
         alice.service->unwatch(m_channel);
     }
+
+    // A writer whose clock runs five minutes slow signs revisions "before" the watcher started
+    // (the relay accepts ±900 s): a subscription with since = now never delivered them live.
+    void watchDeliversSavesFromAWriterWithASlowClock()
+    {
+        CanvasClient &alice = owner();
+        CanvasClient &bob = newClient();
+        bob.service->setClock([] { return QDateTime::currentSecsSinceEpoch() - 300; });
+        QSignalSpy changed(alice.service.get(), &canvas::CanvasService::canvasChanged);
+        alice.service->watch(m_channel);
+        QTRY_COMPARE_WITH_TIMEOUT(alice.service->watchState(m_channel),
+                                  client::RelaySocket::SubscriptionState::Live, 5000);
+        const CanvasRevision saved = saveOk(bob, std::nullopt, QStringLiteral("slow clock\n"));
+        QVERIFY(saved.createdAt < QDateTime::currentSecsSinceEpoch() - 200);
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(changed.cbegin(), changed.cend(),
+                                             [&](const QList<QVariant> &args) {
+                                                 return args.at(1).value<CanvasRevision>().eventId
+                                                     == saved.eventId;
+                                             }),
+                                 5000);
+        alice.service->unwatch(m_channel);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCanvasService)
