@@ -55,7 +55,7 @@ std::optional<IngestResult> CanvasCas::validate(const nostr::Event &event, std::
     return std::nullopt;
 }
 
-CanvasCas::Outcome CanvasCas::decide(store::EventReader &reader, const std::string &community,
+CanvasCas::Outcome CanvasCas::decide(store::EventLookup &reader, const std::string &community,
                                      const std::string &channel, const nostr::Event &event,
                                      const Expectation &expectation)
 {

@@ -2,7 +2,7 @@
 
 #include "net/nostr/Event.h"
 #include "relay/model/IngestResult.h"
-#include "relay/store/EventReader.h"
+#include "relay/store/EventLookup.h"
 
 #include <cstdint>
 #include <optional>
@@ -34,7 +34,7 @@ public:
         Decision decision = Decision::Insert;
     };
     // Reads the live head and the candidate's own row (on the writer, inside the transaction).
-    static Outcome decide(store::EventReader &reader, const std::string &community,
+    static Outcome decide(store::EventLookup &reader, const std::string &community,
                           const std::string &channel, const nostr::Event &event,
                           const Expectation &expectation);
 

@@ -3,8 +3,7 @@
 #include "net/nostr/Kinds.h"
 #include "relay/ingest/KindRules.h"
 #include "relay/ingest/RoleRules.h"
-#include "relay/search/ExactPairLookup.h"
-#include "relay/store/EventReader.h"
+#include "relay/store/EventLookup.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,7 +40,7 @@ std::optional<std::int64_t> parsePositive(const std::string &text)
     return value;
 }
 
-int activeOwners(store::EventReader &reader, const model::Channel &channel)
+int activeOwners(store::EventLookup &reader, const model::Channel &channel)
 {
     const auto members = reader.activeMembers(channel.community, channel.uuid);
     return static_cast<int>(std::count_if(members.begin(), members.end(),
@@ -59,13 +58,13 @@ constexpr const char *kAdminFields[] = {"name", "about", "archived", "visibility
 constexpr const char *kMemberFields[] = {"topic", "purpose"};
 } // namespace
 
-std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransaction &tx,
+std::optional<IngestResult> ChannelAdmin::validate(store::WriteTransaction &tx,
                                                    const nostr::Event &event,
                                                    const std::string &community,
                                                    const model::Channel *channel,
                                                    const std::string &newChannelId)
 {
-    store::EventReader reader(tx.connection());
+    store::EventLookup &reader = tx.reader();
     if (event.kind == nostr::kinds::kGroupCreate) {
         const std::string *name = event.tagValue("name");
         if (!name || isBlank(*name))
@@ -78,12 +77,10 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
             return invalid("invalid channel_type: " + *type);
         if (reader.channel(community, newChannelId)) {
             // A byte-identical replay of the creation event (exact (id, created_at) pair of the
-            // already-signed event, looked up on the writer inside this transaction through the
-            // bounded exact-pair lookup) is a success; anything else claiming the UUID is not.
-            const search::EventPair pair {event.id, event.createdAt};
-            if (!search::ExactPairLookup::findPairs(tx.connection(), community, {&pair, 1},
-                                                    search::ExactPairLookup::Deleted::Include)
-                     .events.empty())
+            // already-signed event, live or deleted, looked up on the writer inside this
+            // transaction, so PostgreSQL reads only that event's month) is a success; anything
+            // else claiming the UUID is not.
+            if (reader.findByExactPair(community, event.id, event.createdAt))
                 return IngestResult {Status::Duplicate, "duplicate:"};
             return IngestResult {Status::RejectedDuplicate, "duplicate: channel already exists"};
         }
@@ -172,7 +169,7 @@ std::optional<IngestResult> ChannelAdmin::validate(store::Database::WriteTransac
     }
 }
 
-bool ChannelAdmin::apply(store::Database::WriteTransaction &tx, const nostr::Event &event,
+bool ChannelAdmin::apply(store::WriteTransaction &tx, const nostr::Event &event,
                          const std::string &community, const model::Channel *channel,
                          const std::string &newChannelId, std::int64_t now,
                          std::vector<StoredEvent> &emitted)
@@ -188,7 +185,7 @@ bool ChannelAdmin::apply(store::Database::WriteTransaction &tx, const nostr::Eve
     return applyMembership(tx, event, *channel, now, emitted);
 }
 
-bool ChannelAdmin::applyDelete(store::Database::WriteTransaction &tx, const nostr::Event &event,
+bool ChannelAdmin::applyDelete(store::WriteTransaction &tx, const nostr::Event &event,
                                const model::Channel &channel, std::int64_t now,
                                std::vector<StoredEvent> &emitted)
 {
@@ -197,7 +194,7 @@ bool ChannelAdmin::applyDelete(store::Database::WriteTransaction &tx, const nost
     if (!m_emitter.emitSystemMessage(
             tx, channel, {{"type", "channel_deleted"}, {"actor", event.pubkey}}, now, emitted))
         return false;
-    store::EventReader reader(tx.connection());
+    store::EventLookup &reader = tx.reader();
     for (auto member : reader.activeMembers(channel.community, channel.uuid)) {
         member.removedAt = now;
         if (!tx.rows().upsertMember(member))
@@ -206,7 +203,7 @@ bool ChannelAdmin::applyDelete(store::Database::WriteTransaction &tx, const nost
     return tx.rows().deleteChannel(channel.community, channel.uuid);
 }
 
-bool ChannelAdmin::applyCreate(store::Database::WriteTransaction &tx, const nostr::Event &event,
+bool ChannelAdmin::applyCreate(store::WriteTransaction &tx, const nostr::Event &event,
                                const std::string &community, const std::string &uuid,
                                std::int64_t now, std::vector<StoredEvent> &emitted)
 {
@@ -234,11 +231,11 @@ bool ChannelAdmin::applyCreate(store::Database::WriteTransaction &tx, const nost
                                                 emitted);
 }
 
-bool ChannelAdmin::applyMembership(store::Database::WriteTransaction &tx, const nostr::Event &event,
+bool ChannelAdmin::applyMembership(store::WriteTransaction &tx, const nostr::Event &event,
                                    const model::Channel &channel, std::int64_t now,
                                    std::vector<StoredEvent> &emitted)
 {
-    store::EventReader reader(tx.connection());
+    store::EventLookup &reader = tx.reader();
     const bool adding =
         event.kind == nostr::kinds::kGroupAddMember || event.kind == nostr::kinds::kGroupJoin;
     const std::string target = (event.kind == nostr::kinds::kGroupAddMember
@@ -290,7 +287,7 @@ bool ChannelAdmin::applyMembership(store::Database::WriteTransaction &tx, const 
     return true;
 }
 
-bool ChannelAdmin::applyMetadata(store::Database::WriteTransaction &tx, const nostr::Event &event,
+bool ChannelAdmin::applyMetadata(store::WriteTransaction &tx, const nostr::Event &event,
                                  const model::Channel &channel, std::int64_t now,
                                  std::vector<StoredEvent> &emitted)
 {

@@ -5,7 +5,7 @@
 #include "relay/model/Channel.h"
 #include "relay/model/IngestResult.h"
 #include "relay/model/StoredEvent.h"
-#include "relay/store/Database.h"
+#include "relay/store/WriteTransaction.h"
 
 #include <cstdint>
 #include <optional>
@@ -27,27 +27,26 @@ public:
 
     // `channel` is the existing channel (nullptr for a new 9007). For 9007, `newChannelId` is the
     // UUID the channel will get. A replay of the exact creation event yields Duplicate.
-    std::optional<IngestResult> validate(store::Database::WriteTransaction &tx,
-                                         const nostr::Event &event, const std::string &community,
+    std::optional<IngestResult> validate(store::WriteTransaction &tx, const nostr::Event &event,
+                                         const std::string &community,
                                          const model::Channel *channel,
                                          const std::string &newChannelId);
 
-    bool apply(store::Database::WriteTransaction &tx, const nostr::Event &event,
-               const std::string &community, const model::Channel *channel,
-               const std::string &newChannelId, std::int64_t now,
+    bool apply(store::WriteTransaction &tx, const nostr::Event &event, const std::string &community,
+               const model::Channel *channel, const std::string &newChannelId, std::int64_t now,
                std::vector<StoredEvent> &emitted);
 
 private:
-    bool applyCreate(store::Database::WriteTransaction &tx, const nostr::Event &event,
+    bool applyCreate(store::WriteTransaction &tx, const nostr::Event &event,
                      const std::string &community, const std::string &uuid, std::int64_t now,
                      std::vector<StoredEvent> &emitted);
-    bool applyMembership(store::Database::WriteTransaction &tx, const nostr::Event &event,
+    bool applyMembership(store::WriteTransaction &tx, const nostr::Event &event,
                          const model::Channel &channel, std::int64_t now,
                          std::vector<StoredEvent> &emitted);
-    bool applyDelete(store::Database::WriteTransaction &tx, const nostr::Event &event,
+    bool applyDelete(store::WriteTransaction &tx, const nostr::Event &event,
                      const model::Channel &channel, std::int64_t now,
                      std::vector<StoredEvent> &emitted);
-    bool applyMetadata(store::Database::WriteTransaction &tx, const nostr::Event &event,
+    bool applyMetadata(store::WriteTransaction &tx, const nostr::Event &event,
                        const model::Channel &channel, std::int64_t now,
                        std::vector<StoredEvent> &emitted);
 

@@ -7,7 +7,7 @@
 #include "relay/ingest/KindRules.h"
 #include "relay/ingest/ThreadResolver.h"
 #include "relay/model/CommitFloor.h"
-#include "relay/store/EventReader.h"
+#include "relay/store/EventLookup.h"
 
 #include <QLoggingCategory>
 #include <QUuid>
@@ -61,11 +61,11 @@ Outcome IngestPipeline::ingest(const nostr::Event &event, const RequestContext &
     // next, and we return only after that transaction committed (OK true means durable).
     Outcome outcome = internalError();
     const std::string json = event.toJson(); // here, not on the writer
-    const auto group = m_database.writeInGroup(
-        context.community, nowMs, [&](store::Database::WriteTransaction &tx) {
+    const auto group =
+        m_database.writeInGroup(context.community, nowMs, [&](store::WriteTransaction &tx) {
             writeEvent(tx, event, json, context, now, nowMs, outcome);
         });
-    if (group == store::Database::GroupOutcome::Failed) {
+    if (group == store::Store::GroupOutcome::Failed) {
         qCWarning(lcIngest) << "commit failed for kind" << event.kind;
         return internalError();
     }
@@ -85,11 +85,11 @@ void IngestPipeline::ingestAsync(std::shared_ptr<const nostr::Event> event, Requ
     m_database.writeInGroupAsync(
         community, nowMs,
         [this, event, json, context = std::move(context), now, nowMs,
-         outcome](store::Database::WriteTransaction &tx) {
+         outcome](store::WriteTransaction &tx) {
             writeEvent(tx, *event, *json, context, now, nowMs, *outcome);
         },
-        [event, outcome, done = std::move(done)](store::Database::GroupOutcome group) {
-            if (group == store::Database::GroupOutcome::Failed) {
+        [event, outcome, done = std::move(done)](store::Store::GroupOutcome group) {
+            if (group == store::Store::GroupOutcome::Failed) {
                 qCWarning(lcIngest) << "commit failed for kind" << event->kind;
                 done(internalError());
                 return;
@@ -98,7 +98,7 @@ void IngestPipeline::ingestAsync(std::shared_ptr<const nostr::Event> event, Requ
         });
 }
 
-void IngestPipeline::writeEvent(store::Database::WriteTransaction &tx, const nostr::Event &event,
+void IngestPipeline::writeEvent(store::WriteTransaction &tx, const nostr::Event &event,
                                 const std::string &json, const RequestContext &context,
                                 std::int64_t now, std::int64_t nowMs, Outcome &outcome)
 {
@@ -118,12 +118,12 @@ void IngestPipeline::writeEvent(store::Database::WriteTransaction &tx, const nos
     }
 }
 
-Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
-                                     const nostr::Event &event, const std::string &json,
-                                     const RequestContext &context, std::int64_t now)
+Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::Event &event,
+                                     const std::string &json, const RequestContext &context,
+                                     std::int64_t now)
 {
     const std::string &community = context.community;
-    store::EventReader reader(tx.connection());
+    store::EventLookup &reader = tx.reader();
     const int kind = event.kind;
 
     // Presence (reference §5.5): verified, fanned out to global subscriptions, never stored.
@@ -144,7 +144,7 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
 
     // Step 5: channel resolution.
     std::optional<std::string> channelId;
-    std::optional<store::EventReader::Found> target;
+    std::optional<store::EventLookup::Found> target;
     std::string newChannelId;
     if (kind == nostr::kinds::kReaction) {
         const std::string *targetId = reactionTarget(event);
@@ -304,11 +304,11 @@ Outcome IngestPipeline::ingestLocked(store::Database::WriteTransaction &tx,
         }
     }
     switch (tx.rows().insertEvent(stored, addressTag(event), now, thread)) {
-    case store::RowWriter::InsertOutcome::Failed:
+    case store::EventRows::InsertOutcome::Failed:
         return internalError();
-    case store::RowWriter::InsertOutcome::AlreadyExists:
+    case store::EventRows::InsertOutcome::AlreadyExists:
         return reject("duplicate:", Status::Duplicate);
-    case store::RowWriter::InsertOutcome::Inserted:
+    case store::EventRows::InsertOutcome::Inserted:
         break;
     }
     if (replacedId && !tx.rows().softDelete(community, *replacedId, now))

@@ -6,7 +6,7 @@
 #include "relay/model/IngestResult.h"
 #include "relay/model/RequestContext.h"
 #include "relay/model/StoredEvent.h"
-#include "relay/store/Database.h"
+#include "relay/store/Store.h"
 
 #include <cstdint>
 #include <functional>
@@ -25,7 +25,7 @@ public:
     static constexpr std::size_t kMaxPresenceBytes = 128;
     static constexpr std::size_t kMaxDTagBytes = 1024;
 
-    IngestPipeline(store::Database &database, RelayEmitter &emitter)
+    IngestPipeline(store::Store &database, RelayEmitter &emitter)
         : m_database(database)
         , m_emitter(emitter)
         , m_admin(emitter)
@@ -49,13 +49,13 @@ public:
 private:
     // The work one event does inside its savepoint of a group transaction.
     // `json` is the event's canonical JSON, serialised before the event reaches the writer.
-    void writeEvent(store::Database::WriteTransaction &tx, const nostr::Event &event,
-                    const std::string &json, const RequestContext &context, std::int64_t now,
-                    std::int64_t nowMs, Outcome &outcome);
-    Outcome ingestLocked(store::Database::WriteTransaction &tx, const nostr::Event &event,
+    void writeEvent(store::WriteTransaction &tx, const nostr::Event &event, const std::string &json,
+                    const RequestContext &context, std::int64_t now, std::int64_t nowMs,
+                    Outcome &outcome);
+    Outcome ingestLocked(store::WriteTransaction &tx, const nostr::Event &event,
                          const std::string &json, const RequestContext &context, std::int64_t now);
 
-    store::Database &m_database;
+    store::Store &m_database;
     RelayEmitter &m_emitter;
     ChannelAdmin m_admin;
 };

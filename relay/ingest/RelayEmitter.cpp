@@ -1,7 +1,7 @@
 #include "relay/ingest/RelayEmitter.h"
 
 #include "net/nostr/Kinds.h"
-#include "relay/store/EventReader.h"
+#include "relay/store/EventLookup.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,11 +15,11 @@ nostr::Event RelayEmitter::sign(int kind, std::int64_t createdAt, nostr::Tags ta
     return m_key.signedEvent(kind, createdAt, std::move(tags), std::move(content));
 }
 
-bool RelayEmitter::storeAddressable(store::Database::WriteTransaction &tx,
-                                    const model::Channel &channel, int kind, nostr::Tags tags,
-                                    std::int64_t now, std::vector<StoredEvent> &emitted)
+bool RelayEmitter::storeAddressable(store::WriteTransaction &tx, const model::Channel &channel,
+                                    int kind, nostr::Tags tags, std::int64_t now,
+                                    std::vector<StoredEvent> &emitted)
 {
-    store::EventReader reader(tx.connection());
+    store::EventLookup &reader = tx.reader();
     const auto previous =
         reader.liveReplaceable(channel.community, kind, publicKeyHex(), channel.uuid);
     const std::int64_t createdAt = previous ? std::max(now, previous->createdAt + 1) : now;
@@ -29,7 +29,7 @@ bool RelayEmitter::storeAddressable(store::Database::WriteTransaction &tx,
     stored.community = channel.community;
     stored.channel = channel.uuid;
     if (tx.rows().insertEvent(stored, channel.uuid, now, std::nullopt)
-        != store::RowWriter::InsertOutcome::Inserted)
+        != store::EventRows::InsertOutcome::Inserted)
         return false;
     if (previous && !tx.rows().softDelete(channel.community, previous->id, now))
         return false;
@@ -37,9 +37,8 @@ bool RelayEmitter::storeAddressable(store::Database::WriteTransaction &tx,
     return true;
 }
 
-bool RelayEmitter::emitMetadata(store::Database::WriteTransaction &tx,
-                                const model::Channel &channel, std::int64_t now,
-                                std::vector<StoredEvent> &emitted)
+bool RelayEmitter::emitMetadata(store::WriteTransaction &tx, const model::Channel &channel,
+                                std::int64_t now, std::vector<StoredEvent> &emitted)
 {
     nostr::Tags tags {{"d", channel.uuid}, {"name", channel.name}};
     if (!channel.about.empty())
@@ -59,38 +58,35 @@ bool RelayEmitter::emitMetadata(store::Database::WriteTransaction &tx,
                             emitted);
 }
 
-bool RelayEmitter::emitAdmins(store::Database::WriteTransaction &tx, const model::Channel &channel,
+bool RelayEmitter::emitAdmins(store::WriteTransaction &tx, const model::Channel &channel,
                               std::int64_t now, std::vector<StoredEvent> &emitted)
 {
     nostr::Tags tags {{"d", channel.uuid}};
-    for (const auto &member :
-         store::EventReader(tx.connection()).activeMembers(channel.community, channel.uuid)) {
+    for (const auto &member : tx.reader().activeMembers(channel.community, channel.uuid)) {
         if (member.isAdmin())
             tags.push_back({"p", member.pubkey, member.role});
     }
     return storeAddressable(tx, channel, nostr::kinds::kGroupAdmins, std::move(tags), now, emitted);
 }
 
-bool RelayEmitter::emitMembers(store::Database::WriteTransaction &tx, const model::Channel &channel,
+bool RelayEmitter::emitMembers(store::WriteTransaction &tx, const model::Channel &channel,
                                std::int64_t now, std::vector<StoredEvent> &emitted)
 {
     nostr::Tags tags {{"d", channel.uuid}};
-    for (const auto &member :
-         store::EventReader(tx.connection()).activeMembers(channel.community, channel.uuid))
+    for (const auto &member : tx.reader().activeMembers(channel.community, channel.uuid))
         tags.push_back({"p", member.pubkey, "", member.role});
     return storeAddressable(tx, channel, nostr::kinds::kGroupMembers, std::move(tags), now,
                             emitted);
 }
 
-bool RelayEmitter::emitAllDiscovery(store::Database::WriteTransaction &tx,
-                                    const model::Channel &channel, std::int64_t now,
-                                    std::vector<StoredEvent> &emitted)
+bool RelayEmitter::emitAllDiscovery(store::WriteTransaction &tx, const model::Channel &channel,
+                                    std::int64_t now, std::vector<StoredEvent> &emitted)
 {
     return emitMetadata(tx, channel, now, emitted) && emitAdmins(tx, channel, now, emitted)
         && emitMembers(tx, channel, now, emitted);
 }
 
-bool RelayEmitter::storeRegular(store::Database::WriteTransaction &tx, nostr::Event event,
+bool RelayEmitter::storeRegular(store::WriteTransaction &tx, nostr::Event event,
                                 const std::string &community,
                                 const std::optional<std::string> &channel, std::int64_t now,
                                 std::vector<StoredEvent> &emitted)
@@ -101,23 +97,23 @@ bool RelayEmitter::storeRegular(store::Database::WriteTransaction &tx, nostr::Ev
     stored.community = community;
     stored.channel = channel;
     const auto outcome = tx.rows().insertEvent(stored, std::nullopt, now, std::nullopt);
-    if (outcome == store::RowWriter::InsertOutcome::Failed)
+    if (outcome == store::EventRows::InsertOutcome::Failed)
         return false;
     // An identical event in the same second already exists: nothing new to announce.
-    if (outcome == store::RowWriter::InsertOutcome::Inserted)
+    if (outcome == store::EventRows::InsertOutcome::Inserted)
         emitted.push_back(std::move(stored));
     return true;
 }
 
-bool RelayEmitter::emitSystemMessage(store::Database::WriteTransaction &tx,
-                                     const model::Channel &channel, const nlohmann::json &content,
-                                     std::int64_t now, std::vector<StoredEvent> &emitted)
+bool RelayEmitter::emitSystemMessage(store::WriteTransaction &tx, const model::Channel &channel,
+                                     const nlohmann::json &content, std::int64_t now,
+                                     std::vector<StoredEvent> &emitted)
 {
     return storeRegular(tx, sign(40099, now, {{"h", channel.uuid}}, content.dump()),
                         channel.community, channel.uuid, now, emitted);
 }
 
-bool RelayEmitter::emitMembershipNotification(store::Database::WriteTransaction &tx,
+bool RelayEmitter::emitMembershipNotification(store::WriteTransaction &tx,
                                               const model::Channel &channel,
                                               const std::string &target, const std::string &actor,
                                               bool added, std::int64_t now,

@@ -4,7 +4,7 @@
 #include "net/nostr/Keys.h"
 #include "relay/model/Channel.h"
 #include "relay/model/StoredEvent.h"
-#include "relay/store/Database.h"
+#include "relay/store/WriteTransaction.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -29,36 +29,34 @@ public:
 
     // Each returns false on a storage failure; successfully stored events are appended to
     // `emitted`.
-    bool emitMetadata(store::Database::WriteTransaction &tx, const model::Channel &channel,
-                      std::int64_t now, std::vector<StoredEvent> &emitted);
-    bool emitAdmins(store::Database::WriteTransaction &tx, const model::Channel &channel,
-                    std::int64_t now, std::vector<StoredEvent> &emitted);
-    bool emitMembers(store::Database::WriteTransaction &tx, const model::Channel &channel,
-                     std::int64_t now, std::vector<StoredEvent> &emitted);
-    bool emitAllDiscovery(store::Database::WriteTransaction &tx, const model::Channel &channel,
+    bool emitMetadata(store::WriteTransaction &tx, const model::Channel &channel, std::int64_t now,
+                      std::vector<StoredEvent> &emitted);
+    bool emitAdmins(store::WriteTransaction &tx, const model::Channel &channel, std::int64_t now,
+                    std::vector<StoredEvent> &emitted);
+    bool emitMembers(store::WriteTransaction &tx, const model::Channel &channel, std::int64_t now,
+                     std::vector<StoredEvent> &emitted);
+    bool emitAllDiscovery(store::WriteTransaction &tx, const model::Channel &channel,
                           std::int64_t now, std::vector<StoredEvent> &emitted);
-    bool emitSystemMessage(store::Database::WriteTransaction &tx, const model::Channel &channel,
+    bool emitSystemMessage(store::WriteTransaction &tx, const model::Channel &channel,
                            const nlohmann::json &content, std::int64_t now,
                            std::vector<StoredEvent> &emitted);
 
     // 44100 member_added / 44101 member_removed: global, readable only with #p = the target.
-    bool emitMembershipNotification(store::Database::WriteTransaction &tx,
-                                    const model::Channel &channel, const std::string &target,
-                                    const std::string &actor, bool added, std::int64_t now,
-                                    std::vector<StoredEvent> &emitted);
+    bool emitMembershipNotification(store::WriteTransaction &tx, const model::Channel &channel,
+                                    const std::string &target, const std::string &actor, bool added,
+                                    std::int64_t now, std::vector<StoredEvent> &emitted);
 
     nostr::Event sign(int kind, std::int64_t createdAt, nostr::Tags tags,
                       std::string content) const;
 
 private:
     // Stores one relay-signed, non-addressable event (40099, 44100/44101).
-    bool storeRegular(store::Database::WriteTransaction &tx, nostr::Event event,
-                      const std::string &community, const std::optional<std::string> &channel,
-                      std::int64_t now, std::vector<StoredEvent> &emitted);
+    bool storeRegular(store::WriteTransaction &tx, nostr::Event event, const std::string &community,
+                      const std::optional<std::string> &channel, std::int64_t now,
+                      std::vector<StoredEvent> &emitted);
     // Parameterised-replaceable store: created_at = max(now, previous + 1), previous soft-deleted.
-    bool storeAddressable(store::Database::WriteTransaction &tx, const model::Channel &channel,
-                          int kind, nostr::Tags tags, std::int64_t now,
-                          std::vector<StoredEvent> &emitted);
+    bool storeAddressable(store::WriteTransaction &tx, const model::Channel &channel, int kind,
+                          nostr::Tags tags, std::int64_t now, std::vector<StoredEvent> &emitted);
 
     nostr::SecretKey m_key;
 };

@@ -9,7 +9,7 @@ IngestResult invalid(const char *message)
 }
 } // namespace
 
-ThreadResolver::Result ThreadResolver::resolve(store::EventReader &reader,
+ThreadResolver::Result ThreadResolver::resolve(store::EventLookup &reader,
                                                const std::string &community,
                                                const std::optional<std::string> &channel,
                                                const nostr::Event &event)

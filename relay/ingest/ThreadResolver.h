@@ -3,7 +3,7 @@
 #include "net/nostr/Event.h"
 #include "relay/model/IngestResult.h"
 #include "relay/model/ThreadLink.h"
-#include "relay/store/EventReader.h"
+#include "relay/store/EventLookup.h"
 
 #include <optional>
 #include <string>
@@ -21,7 +21,7 @@ public:
         std::optional<IngestResult> rejection;
         std::optional<model::ThreadLink> link; // nullopt: not a reply
     };
-    static Result resolve(store::EventReader &reader, const std::string &community,
+    static Result resolve(store::EventLookup &reader, const std::string &community,
                           const std::optional<std::string> &channel, const nostr::Event &event);
 };
 

@@ -2,8 +2,9 @@
 
 #include "relay/model/ReadLimits.h"
 #include "relay/replication/ReplicaSet.h"
-#include "relay/store/Database.h"
 #include "relay/store/EventReader.h"
+#include "relay/store/SqliteConnection.h"
+#include "relay/store/Store.h"
 
 namespace buzz::relay::routing {
 
@@ -39,7 +40,7 @@ struct ReplicaRouter::Ticket
     }
 };
 
-ReplicaRouter::ReplicaRouter(store::Database &database, ReplicaSet &replicas)
+ReplicaRouter::ReplicaRouter(store::Store &database, ReplicaSet &replicas)
     : m_database(database)
     , m_replicas(replicas)
 { }

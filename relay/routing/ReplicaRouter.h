@@ -13,7 +13,7 @@
 #include <vector>
 
 namespace buzz::relay::store {
-class Database;
+class Store;
 }
 
 namespace buzz::relay::replication {
@@ -25,7 +25,7 @@ namespace buzz::relay::routing {
 class ReplicaRouter : public ReadRouter
 {
 public:
-    ReplicaRouter(store::Database &database, replication::ReplicaSet &replicas);
+    ReplicaRouter(store::Store &database, replication::ReplicaSet &replicas);
     ReadLease route(const ReadRequest &request) override;
 
     // The request's filters as route requests (one per filter; one synthetic one without filters).
@@ -41,7 +41,7 @@ private:
     ReadLease writerLease(std::string reason);
     static ReadSettlement settle(Ticket &ticket, const ReadAttempt &attempt);
 
-    store::Database &m_database;
+    store::Store &m_database;
     replication::ReplicaSet &m_replicas;
 };
 

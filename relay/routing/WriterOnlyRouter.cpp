@@ -1,6 +1,6 @@
 #include "relay/routing/WriterOnlyRouter.h"
 
-#include "relay/store/Database.h"
+#include "relay/store/Store.h"
 
 namespace buzz::relay::routing {
 

@@ -3,7 +3,7 @@
 #include "relay/routing/ReadRouter.h"
 
 namespace buzz::relay::store {
-class Database;
+class Store;
 }
 
 namespace buzz::relay::routing {
@@ -13,14 +13,14 @@ namespace buzz::relay::routing {
 class WriterOnlyRouter : public ReadRouter
 {
 public:
-    explicit WriterOnlyRouter(store::Database &database)
+    explicit WriterOnlyRouter(store::Store &database)
         : m_database(database)
     { }
     ReadLease route(const ReadRequest &request) override;
     bool servesOnlyFromWriter() const override { return true; }
 
 private:
-    store::Database &m_database;
+    store::Store &m_database;
 };
 
 } // namespace buzz::relay::routing

@@ -1,7 +1,8 @@
 #include "relay/search/SearchPool.h"
 
 #include "relay/replication/ReplicaSet.h"
-#include "relay/store/Database.h"
+#include "relay/store/SqliteConnection.h"
+#include "relay/store/Store.h"
 
 #include <QLoggingCategory>
 

@@ -6,7 +6,7 @@
 #include <string>
 
 namespace buzz::relay::store {
-class Database;
+class Store;
 class SqliteConnection;
 } // namespace buzz::relay::store
 
@@ -33,7 +33,7 @@ public:
     // The work reports success, or the failing SQLite result code through `sqliteCode`.
     using Work = std::function<bool(store::SqliteConnection &connection, int &sqliteCode)>;
 
-    explicit SearchPool(store::Database &database)
+    explicit SearchPool(store::Store &database)
         : m_database(database)
     { }
 
@@ -49,7 +49,7 @@ public:
 private:
     Result runOnWriter(const Work &work);
 
-    store::Database &m_database;
+    store::Store &m_database;
     std::atomic<replication::ReplicaSet *> m_replicas {nullptr};
     std::atomic<std::uint64_t> m_replicaReads {0};
     std::atomic<std::uint64_t> m_writerReads {0};

@@ -64,7 +64,7 @@ QueryResult::Status statusOf(HydrationResult::Status status)
 }
 } // namespace
 
-SearchService::SearchService(store::Database &database, routing::ReadRouter &router)
+SearchService::SearchService(store::Store &database, routing::ReadRouter &router)
     : m_router(router)
     , m_pool(database)
     , m_hydrator(router)

@@ -14,7 +14,7 @@
 #include <vector>
 
 namespace buzz::relay::store {
-class Database;
+class Store;
 }
 
 namespace buzz::relay::search {
@@ -34,7 +34,7 @@ public:
     static constexpr int kWsMaxLimit = 10'000;
     static constexpr int kWsMaxHits = 1'000;
 
-    SearchService(store::Database &database, routing::ReadRouter &router);
+    SearchService(store::Store &database, routing::ReadRouter &router);
 
     static bool isSearch(const std::vector<nostr::Filter> &filters);
     // Profile-name search: the filter asks for kind 0 only.

@@ -1,7 +1,7 @@
 #include "relay/store/Database.h"
 
-#include "relay/store/StoreIntegrity.h"
 #include "relay/store/Schema.h"
+#include "relay/store/StoreIntegrity.h"
 
 #include <QLoggingCategory>
 
@@ -22,6 +22,7 @@ Database::WriteTransaction::WriteTransaction(Database &database, std::unique_loc
     , m_lock(std::move(lock))
     , m_connection(database.m_writer.get())
     , m_change(std::move(community))
+    , m_reader(*m_connection)
     , m_rows(*m_connection, &m_change)
     , m_startedAtMs(startedAtMs)
     , m_scope(scope)
@@ -420,6 +421,11 @@ void Database::forgetWriteStart(std::int64_t startedAtMs)
 std::int64_t Database::lastLsn() const
 {
     return m_lastLsn.load();
+}
+
+std::string Database::describe() const
+{
+    return m_inMemory ? std::string("sqlite (memory)") : "sqlite " + m_path;
 }
 
 std::optional<std::int64_t> Database::openWriteStartedAtMs() const

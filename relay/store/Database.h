@@ -2,9 +2,12 @@
 
 #include "relay/store/ChangeRecord.h"
 #include "relay/store/ConnectionLease.h"
+#include "relay/store/EventReader.h"
 #include "relay/store/RowWriter.h"
 #include "relay/store/SqliteConnection.h"
+#include "relay/store/Store.h"
 #include "relay/store/StoreExtension.h"
+#include "relay/store/WriteTransaction.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,30 +26,31 @@
 
 namespace buzz::relay::store {
 
-// The writer database: one writer connection (all writes serialised by a mutex, which also makes
-// every per-(community, channel) canvas check-and-insert atomic) and, for file databases, a small
-// pool of read-only connections on the same file. In memory there is a single connection shared
-// under the writer mutex.
-class Database
+// The SQLite store (store::Store), the embedded default: one writer connection (all writes
+// serialised by a mutex, which also makes every per-(community, channel) canvas check-and-insert
+// atomic) and, for file databases, a small pool of read-only connections on the same file. In
+// memory there is a single connection shared under the writer mutex.
+class Database final : public Store
 {
 public:
-    class WriteTransaction
+    class WriteTransaction final : public store::WriteTransaction
     {
     public:
-        ~WriteTransaction();
+        ~WriteTransaction() override;
         WriteTransaction(const WriteTransaction &) = delete;
         WriteTransaction &operator=(const WriteTransaction &) = delete;
 
         SqliteConnection &connection() { return *m_connection; }
-        RowWriter &rows() { return m_rows; }
-        std::int64_t startedAtMs() const { return m_startedAtMs; }
+        EventReader &reader() override { return m_reader; }
+        RowWriter &rows() override { return m_rows; }
+        std::int64_t startedAtMs() const override { return m_startedAtMs; }
         bool hasChanges() const { return !m_change.empty(); }
 
         // Appends the commit-log record (when anything changed) and commits. False → rolled back.
         // Inside a group (writeInGroup) this releases the member's savepoint instead: its rows
         // become durable with the group's COMMIT, which writeInGroup reports.
-        bool commit(std::int64_t committedAtMs);
-        void rollback();
+        bool commit(std::int64_t committedAtMs) override;
+        void rollback() override;
 
     private:
         friend class Database;
@@ -59,6 +63,7 @@ public:
         std::unique_lock<std::mutex> m_lock;
         SqliteConnection *m_connection;
         ChangeRecord m_change;
+        EventReader m_reader;
         RowWriter m_rows;
         std::int64_t m_startedAtMs;
         Scope m_scope;
@@ -67,14 +72,13 @@ public:
         std::int64_t m_lsn = 0; // its commit-log record, if it changed anything
     };
 
-    enum class GroupOutcome {
-        Committed, // the work kept its changes and the group transaction committed
-        Discarded, // the work rolled its own changes back (a rejection); nothing was written
-        Failed, // the group transaction did not commit: nothing of this work is stored
-    };
-    using GroupWork = std::function<void(WriteTransaction &)>;
+    // A work gets this class's transaction (its connection() is the writer's SQLite connection).
+    static WriteTransaction &sqlite(store::WriteTransaction &transaction)
+    {
+        return static_cast<WriteTransaction &>(transaction);
+    }
 
-    ~Database();
+    ~Database() override;
     // `extensions` are part of the schema (created at open) and run before every writer COMMIT.
     static std::unique_ptr<Database> open(const std::optional<std::string> &dataDir,
                                           std::string &error, StoreExtensions extensions = {});
@@ -89,28 +93,22 @@ public:
     // transactions in that order; each work's commit-log record is its own. Returns only after the
     // group's COMMIT (or its failure): a caller never learns of an uncommitted row.
     GroupOutcome writeInGroup(const std::string &community, std::int64_t nowMs,
-                              const GroupWork &work);
+                              const GroupWork &work) override;
     // Runs what is queued and stops the group thread; later writes run on their caller's thread.
-    void finishQueuedWrites();
-    using GroupDone = std::function<void(GroupOutcome)>;
+    void finishQueuedWrites() override;
     // The same without blocking the caller: `done` runs on the group thread after the group's
     // COMMIT (or its failure), so it must be short (post the answer elsewhere). A caller that
     // would only wait lets its thread verify the next event meanwhile.
     void writeInGroupAsync(std::string community, std::int64_t nowMs, GroupWork work,
-                           GroupDone done);
+                           GroupDone done) override;
 
     // A connection on the writer database (reader pool on files, the writer itself in memory).
     // Reads choose between it and a replica through routing, never here.
-    ConnectionLease leaseWriterConnection();
+    ConnectionLease leaseWriterConnection() override;
 
-    struct GroupCommitStats
-    {
-        std::uint64_t groups = 0; // writer transactions run by writeInGroup
-        std::uint64_t members = 0; // works run inside them
-    };
     // Ingests waiting for (or running in) a group right now.
-    std::size_t queuedWrites() const;
-    GroupCommitStats groupCommitStats() const
+    std::size_t queuedWrites() const override;
+    GroupCommitStats groupCommitStats() const override
     {
         return {m_groups.load(std::memory_order_relaxed),
                 m_members.load(std::memory_order_relaxed)};
@@ -119,13 +117,14 @@ public:
     // Runs every extension's deferred before-commit work in a transaction of its own (no row
     // change, no commit-log record). A read of an extension's structure on the writer calls this
     // first, so it sees every committed row.
-    bool flushDeferredWork();
+    bool flushDeferredWork() override;
     const StoreExtensions &extensions() const { return m_extensions; }
 
-    std::int64_t lastLsn() const;
+    std::int64_t lastLsn() const override;
     bool inMemory() const { return m_inMemory; }
     // Oldest open write transaction start, if one is open: the replica fence wall stays below it.
-    std::optional<std::int64_t> openWriteStartedAtMs() const;
+    std::optional<std::int64_t> openWriteStartedAtMs() const override;
+    std::string describe() const override;
 
 private:
     Database() = default;

@@ -5,6 +5,7 @@
 #include "relay/model/ChannelMember.h"
 #include "relay/model/StoredEvent.h"
 #include "relay/model/ThreadLink.h"
+#include "relay/store/EventLookup.h"
 
 #include <cstdint>
 #include <optional>
@@ -16,8 +17,9 @@ namespace buzz::relay::store {
 class SqliteConnection;
 class Statement;
 
-// Point lookups shared by ingest (inside the write transaction) and query (on a leased connection).
-class EventReader
+// Point lookups shared by ingest (inside the write transaction) and query (on a leased connection),
+// on SQLite.
+class EventReader final : public EventLookup
 {
 public:
     // The column list every event SELECT uses, in the order rowToStoredEvent() reads it.
@@ -28,48 +30,35 @@ public:
     // it at ingest (the row keeps no second copy).
     static StoredEvent rowToStoredEvent(const Statement &row, int firstColumn = 0);
 
-    struct Found
-    {
-        StoredEvent stored;
-        std::optional<std::int64_t> deletedAt;
-    };
-    struct Head
-    {
-        std::string id;
-        std::int64_t createdAt = 0;
-    };
-
     explicit EventReader(SqliteConnection &connection)
         : m_connection(connection)
     { }
 
-    std::optional<Found> findById(const std::string &community, const std::string &id);
-    // Exact (id, created_at) pair, live or deleted: the lookup of channel-create replay detection.
+    std::optional<Found> findById(const std::string &community, const std::string &id) override;
     std::optional<Found> findByExactPair(const std::string &community, const std::string &id,
-                                         std::int64_t createdAt);
-    // Newest non-deleted canvas revision: created_at DESC, id ASC.
-    std::optional<Head> canvasHead(const std::string &community, const std::string &channel);
-    // Live replaceable row for (kind, pubkey) (global kinds) or addressable (kind, pubkey, d).
+                                         std::int64_t createdAt) override;
+    std::optional<Head> canvasHead(const std::string &community,
+                                   const std::string &channel) override;
     std::optional<Head> liveReplaceable(const std::string &community, int kind,
                                         const std::string &pubkey,
-                                        const std::optional<std::string> &dTag);
+                                        const std::optional<std::string> &dTag) override;
 
-    std::optional<model::Channel> channel(const std::string &community, const std::string &uuid);
-    std::optional<model::ChannelMember>
-    member(const std::string &community, const std::string &channel, const std::string &pubkey);
+    std::optional<model::Channel> channel(const std::string &community,
+                                          const std::string &uuid) override;
+    std::optional<model::ChannelMember> member(const std::string &community,
+                                               const std::string &channel,
+                                               const std::string &pubkey) override;
     std::vector<model::ChannelMember> activeMembers(const std::string &community,
-                                                    const std::string &channel);
-    // Every channel `pubkey` may read (open ones and those it is an active member of); nullopt
-    // when the read failed.
+                                                    const std::string &channel) override;
     std::optional<std::vector<std::string>> readableChannels(const std::string &community,
-                                                             const std::string &pubkey);
+                                                             const std::string &pubkey) override;
     bool canRead(const std::string &community, const std::string &channel,
-                 const std::string &pubkey);
+                 const std::string &pubkey) override;
 
     bool reactionExists(const std::string &community, const std::string &targetId,
-                        const std::string &pubkey, const std::string &emoji);
+                        const std::string &pubkey, const std::string &emoji) override;
     std::optional<model::ThreadLink> threadLink(const std::string &community,
-                                                const std::string &eventId);
+                                                const std::string &eventId) override;
 
 private:
     SqliteConnection &m_connection;

@@ -5,6 +5,7 @@
 #include "relay/model/ChannelMember.h"
 #include "relay/model/StoredEvent.h"
 #include "relay/model/ThreadLink.h"
+#include "relay/store/EventRows.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,14 +18,12 @@ namespace buzz::relay::store {
 class ChangeRecord;
 class SqliteConnection;
 
-// Every row mutation of the store, in one place. The writer records each operation into the
-// transaction's change (the commit-log record); a replica replays the same operations through the
-// same code with recording off, so writer and replica rows can never drift apart.
-class RowWriter
+// Every row mutation of the SQLite store, in one place. The writer records each operation into
+// the transaction's change (the commit-log record); a replica replays the same operations through
+// the same code with recording off, so writer and replica rows can never drift apart.
+class RowWriter final : public EventRows
 {
 public:
-    enum class InsertOutcome { Inserted, AlreadyExists, Failed };
-
     // `change` (nullable) receives one JSON op per mutation.
     RowWriter(SqliteConnection &connection, ChangeRecord *change)
         : m_connection(connection)
@@ -33,17 +32,16 @@ public:
 
     InsertOutcome insertEvent(const StoredEvent &stored, const std::optional<std::string> &dTag,
                               std::int64_t receivedAt,
-                              const std::optional<model::ThreadLink> &thread);
-    bool softDelete(const std::string &community, const std::string &id, std::int64_t deletedAt);
-    bool upsertChannel(const model::Channel &channel);
-    bool upsertMember(const model::ChannelMember &member);
-    // Kind 9008: the channel row goes (its events and member rows stay, members already removed
-    // by the caller), so the channel is "not found" from here on.
-    bool deleteChannel(const std::string &community, const std::string &uuid);
+                              const std::optional<model::ThreadLink> &thread) override;
+    bool softDelete(const std::string &community, const std::string &id,
+                    std::int64_t deletedAt) override;
+    bool upsertChannel(const model::Channel &channel) override;
+    bool upsertMember(const model::ChannelMember &member) override;
+    bool deleteChannel(const std::string &community, const std::string &uuid) override;
     bool insertReaction(const std::string &community, const std::string &targetId,
                         const std::string &pubkey, const std::string &emoji,
-                        const std::string &eventId);
-    bool removeReactionByEvent(const std::string &community, const std::string &eventId);
+                        const std::string &eventId) override;
+    bool removeReactionByEvent(const std::string &community, const std::string &eventId) override;
 
     // Applies one recorded change (a commit-log record) — the replica side of the same contract.
     static bool applyChange(SqliteConnection &connection, const nlohmann::json &change);

@@ -176,8 +176,8 @@ private slots:
                 for (int i = 0; i < kEach; ++i) {
                     const std::string key = "t-" + std::to_string(t) + "-" + std::to_string(i);
                     const auto outcome = database->writeInGroup(
-                        "local", EngineHarness::kStart * 1000,
-                        [&](store::Database::WriteTransaction &tx) {
+                        "local", EngineHarness::kStart * 1000, [&](store::WriteTransaction &work) {
+                            auto &tx = store::Database::sqlite(work);
                             auto insert = tx.connection().prepare(
                                 "INSERT INTO relay_meta (key, value) VALUES (?1, 'x')");
                             insert.bind(1, std::string_view(key));
@@ -247,7 +247,8 @@ private slots:
             return found;
         };
         const auto insertWork = [](std::string key) {
-            return [key = std::move(key)](store::Database::WriteTransaction &tx) {
+            return [key = std::move(key)](store::WriteTransaction &work) {
+                auto &tx = store::Database::sqlite(work);
                 auto insert =
                     tx.connection().prepare("INSERT INTO relay_meta (key, value) VALUES (?1, 'a')");
                 insert.bind(1, std::string_view(key));
@@ -286,7 +287,8 @@ private slots:
             // A synchronous write queued behind them sees every one of them.
             int before = -1;
             QCOMPARE(database->writeInGroup("local", EngineHarness::kStart * 1000,
-                                            [&](store::Database::WriteTransaction &tx) {
+                                            [&](store::WriteTransaction &work) {
+                                                auto &tx = store::Database::sqlite(work);
                                                 auto count = tx.connection().prepare(
                                                     "SELECT COUNT(*) FROM relay_meta WHERE "
                                                     "key LIKE 'a-%'");

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "relay/store/ConnectionLease.h"
+#include "relay/store/WriteTransaction.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace buzz::relay::store {
+
+// The writer store the engine runs on: SQLite (store::Database, the embedded default) or
+// PostgreSQL (store::PgStore). Both serialise writes on one writer connection and commit them in
+// groups; ingest, routing and search see only this.
+class Store
+{
+public:
+    enum class GroupOutcome {
+        Committed, // the work kept its changes and the group transaction committed
+        Discarded, // the work rolled its own changes back (a rejection); nothing was written
+        Failed, // the group transaction did not commit: nothing of this work is stored
+    };
+    using GroupWork = std::function<void(WriteTransaction &)>;
+    using GroupDone = std::function<void(GroupOutcome)>;
+
+    struct GroupCommitStats
+    {
+        std::uint64_t groups = 0; // writer transactions run by writeInGroup
+        std::uint64_t members = 0; // works run inside them
+    };
+
+    virtual ~Store() = default;
+
+    // Group commit. Works queue; the writer runs every queued work in one writer transaction,
+    // each under its own savepoint (so one work's rollback never touches another's rows), then
+    // commits once and reports to each. Works run strictly in queue order on one connection, so
+    // each sees the rows of those before it, exactly as if they had been separate transactions in
+    // that order. Returns only after the group's COMMIT (or its failure): a caller never learns of
+    // an uncommitted row.
+    virtual GroupOutcome writeInGroup(const std::string &community, std::int64_t nowMs,
+                                      const GroupWork &work) = 0;
+    // The same without blocking the caller: `done` runs on the writer's thread after the group's
+    // COMMIT (or its failure), so it must be short (post the answer elsewhere).
+    virtual void writeInGroupAsync(std::string community, std::int64_t nowMs, GroupWork work,
+                                   GroupDone done) = 0;
+    // Runs what is queued and stops the writer thread; later writes run on their caller's thread.
+    virtual void finishQueuedWrites() = 0;
+
+    // A connection on the writer database for one read. Reads choose between it and a replica
+    // through routing, never here.
+    virtual ConnectionLease leaseWriterConnection() = 0;
+
+    // Ingests waiting for (or running in) a group right now.
+    virtual std::size_t queuedWrites() const = 0;
+    virtual GroupCommitStats groupCommitStats() const = 0;
+    // Work the writer deferred (the SQLite full-text batch) done now, so a read of it on the
+    // writer sees every committed row.
+    virtual bool flushDeferredWork() = 0;
+    // Position of the last committed change: the commit-log LSN (SQLite) or the WAL LSN of the
+    // last commit (PostgreSQL), as a number that only grows.
+    virtual std::int64_t lastLsn() const = 0;
+    // Oldest open write's start (relay clock), if one is open: the replica fence wall stays below.
+    virtual std::optional<std::int64_t> openWriteStartedAtMs() const = 0;
+    // "sqlite /path", "sqlite (memory)", "postgresql host:port/db": for start lines.
+    virtual std::string describe() const = 0;
+};
+
+} // namespace buzz::relay::store

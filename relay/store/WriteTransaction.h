@@ -1,0 +1,26 @@
+#pragma once
+
+#include "relay/store/EventLookup.h"
+#include "relay/store/EventRows.h"
+
+#include <cstdint>
+
+namespace buzz::relay::store {
+
+// One write of the store's writer, as ingest sees it: the lookups and row changes it makes run on
+// the writer inside this transaction (or this savepoint of a group transaction, see Store).
+class WriteTransaction
+{
+public:
+    virtual ~WriteTransaction() = default;
+
+    virtual EventLookup &reader() = 0;
+    virtual EventRows &rows() = 0;
+    virtual std::int64_t startedAtMs() const = 0;
+    // Keeps the changes. Inside a group (Store::writeInGroup) they become durable with the
+    // group's COMMIT, which the group reports. False → rolled back.
+    virtual bool commit(std::int64_t committedAtMs) = 0;
+    virtual void rollback() = 0;
+};
+
+} // namespace buzz::relay::store
