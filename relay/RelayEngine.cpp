@@ -63,6 +63,7 @@ public:
             qCCritical(lcEngine) << "cannot open the relay database:" << error.c_str();
             return;
         }
+        database->setCommitLogRetention(options.commitLogRetention);
         attachReplicas(options);
         if (replicas && replicas->size() > 0)
             router = std::make_unique<routing::ReplicaRouter>(*database, *replicas);
@@ -310,6 +311,9 @@ std::string RelayEngine::metricsText() const
            "buzz_commit_log_lsn "
            "gauge\nbuzz_commit_log_lsn "
         + std::to_string(d->database ? d->database->lastLsn() : 0) + "\n";
+    out += "# HELP buzz_commit_log_first_lsn Oldest commit-log record kept (older ones are "
+           "trimmed).\n# TYPE buzz_commit_log_first_lsn gauge\nbuzz_commit_log_first_lsn "
+        + std::to_string(d->database ? d->database->commitLogFirstLsn() : 0) + "\n";
     if (d->database) {
         const auto groups = d->database->groupCommitStats();
         out += "# HELP buzz_commit_groups_total Writer transactions committed for queued ingests "

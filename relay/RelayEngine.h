@@ -13,6 +13,7 @@
 #include "relay/model/ReadPath.h"
 #include "relay/model/RequestContext.h"
 #include "relay/model/StoredEvent.h"
+#include "relay/store/CommitLogRetention.h"
 
 #include <cstdint>
 #include <functional>
@@ -45,6 +46,7 @@ public:
         int readPoolSize = 4; // reader connections per replica
         std::shared_ptr<replication::RelayClock> relayClock; // ms + admin offset; default system
         bool replicationDriver = true; // false: a test beats and replays by hand (manual clock)
+        store::CommitLogRetention commitLogRetention; // how much commit log the writer keeps
     };
 
     explicit RelayEngine(Options options);

@@ -56,12 +56,7 @@ bool HeartbeatWriter::beat()
         {"heartbeat", {{"token", token}, {"epoch", epoch}, {"fence_wall", wall}}},
         {"ops", nlohmann::json::array()},
         {"committed_at_ms", committedAtMs}};
-    const std::string text = change.dump();
-    auto append =
-        connection.prepare("INSERT INTO commit_log (committed_at_ms, change) VALUES (?1, ?2)");
-    append.bind(1, committedAtMs);
-    append.bindStatic(2, text);
-    if (!append.run()) {
+    if (!transaction->appendRecord(committedAtMs, change.dump())) {
         qCWarning(lcReplica) << "heartbeat append failed:" << connection.lastError().c_str();
         return false;
     }

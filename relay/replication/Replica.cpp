@@ -1,5 +1,6 @@
 #include "relay/replication/Replica.h"
 
+#include "relay/store/Database.h"
 #include "relay/store/RowWriter.h"
 #include "relay/store/Schema.h"
 #include "relay/store/SqliteConnection.h"
@@ -55,7 +56,7 @@ std::unique_ptr<Replica> Replica::open(const Config &config, std::string &error)
     if (config.dataDir) {
         const auto path = std::filesystem::path(*config.dataDir)
             / ("replica-" + std::to_string(config.index) + ".sqlite3");
-        // A replica always replays the writer's log from the start: no state of its own to trust.
+        // A replica starts from a snapshot of the writer (seed): no state of its own to trust.
         std::error_code ignored;
         for (const char *suffix : {"", "-wal", "-shm"})
             std::filesystem::remove(path.string() + suffix, ignored);
@@ -140,6 +141,37 @@ bool Replica::apply(std::span<const CommitRecord> records)
     }
     m_heartbeat = heartbeat;
     m_appliedLsn.store(records.back().lsn);
+    return true;
+}
+
+bool Replica::seed(store::Database &database)
+{
+    std::unique_lock turnstile(m_turnstile);
+    std::unique_lock exclusive(m_snapshot);
+    turnstile.unlock();
+
+    std::string error;
+    const std::optional<std::int64_t> lsn = database.copySnapshotTo(*m_applier, error);
+    if (!lsn) {
+        qCWarning(lcReplica) << name().c_str() << "cannot seed:" << error.c_str();
+        return false;
+    }
+    // The copy carries the writer's commit-log tail, which only the writer serves, and the rows
+    // the writer has queued for the full-text index, which a replica indexes like a replayed
+    // batch's before anyone reads them.
+    if (!m_applier->exec("BEGIN") || !m_applier->exec("DELETE FROM commit_log")
+        || !store::Schema::beforeReplayCommit(*m_applier, m_config.extensions)
+        || !m_applier->exec("COMMIT")) {
+        qCWarning(lcReplica) << name().c_str() << "cannot seed:" << m_applier->lastError().c_str();
+        m_applier->exec("ROLLBACK");
+        return false;
+    }
+    if (m_seeded)
+        m_reseeds.fetch_add(1);
+    else
+        m_heartbeat.reset(); // a heartbeat is learned by replaying one
+    m_seeded = true;
+    m_appliedLsn.store(*lsn);
     return true;
 }
 

@@ -24,8 +24,9 @@
 #include <vector>
 
 namespace buzz::relay::store {
+class Database;
 class SqliteConnection;
-}
+} // namespace buzz::relay::store
 
 namespace buzz::relay::replication {
 
@@ -78,6 +79,13 @@ public:
     std::optional<ObservedHeartbeat> heartbeat() const;
     // Applies the records (already in LSN order, all newer than appliedLsn) in one transaction.
     bool apply(std::span<const CommitRecord> records);
+    // Replaces everything with a snapshot of the writer (`database`) and goes on from the LSN the
+    // snapshot is at: at start, and whenever the records it would replay have been trimmed from
+    // the commit log. A later seed keeps the last heartbeat replayed: the snapshot holds all the
+    // replica held then, so that heartbeat still proves what it proved (age is over-stated).
+    bool seed(store::Database &database);
+    // Seeds taken after the first one (the replica fell behind the trimmed commit log).
+    std::uint64_t reseeds() const { return m_reseeds.load(); }
 
     bool paused() const { return m_paused.load(); }
     void setPaused(bool paused) { m_paused.store(paused); }
@@ -107,6 +115,8 @@ private:
     std::mutex m_turnstile;
     std::optional<ObservedHeartbeat> m_heartbeat; // guarded by m_snapshot
     std::atomic<std::int64_t> m_appliedLsn {0};
+    bool m_seeded = false; // guarded by m_snapshot
+    std::atomic<std::uint64_t> m_reseeds {0};
 
     mutable std::mutex m_poolMutex;
     std::condition_variable m_poolAvailable;

@@ -60,6 +60,9 @@ std::unique_ptr<ReplicaSet> ReplicaSet::attach(store::Database &database, Replic
     config.budgetMs = clampReadBudgetMs(config.budgetMs);
     config.readPoolSize = std::max(1, config.readPoolSize);
     std::unique_ptr<ReplicaSet> set(new ReplicaSet(database, config));
+    set->m_maxTail = std::size_t(database.commitLogRetention().maxBacklogRecords);
+    if (config.replicas > 0) // the log is kept from here on, until the replicas report progress
+        database.setReplicasAppliedThrough(0);
     for (int i = 0; i < config.replicas; ++i) {
         Replica::Config replicaConfig {i,
                                        config.dataDir,
@@ -72,10 +75,18 @@ std::unique_ptr<ReplicaSet> ReplicaSet::attach(store::Database &database, Replic
             error = "replica-" + std::to_string(i) + ": " + error;
             return nullptr;
         }
+        if (!replica->seed(database)) {
+            error = "replica-" + std::to_string(i) + ": cannot copy the writer database";
+            return nullptr;
+        }
         set->m_replicas.push_back(std::move(replica));
     }
     if (config.replicas == 0)
         return set;
+    // Replay starts where the oldest snapshot is.
+    set->m_fetchedThrough = set->m_replicas.front()->appliedLsn();
+    for (const auto &replica : set->m_replicas)
+        set->m_fetchedThrough = std::min(set->m_fetchedThrough, replica->appliedLsn());
     if (!set->m_heartbeat.initialize()) {
         error = "cannot create the replica heartbeat row on the writer";
         return nullptr;
@@ -121,11 +132,19 @@ void ReplicaSet::fetchNewRecords()
         select.bind(2, kFetchBatch);
         int fetched = 0;
         while (select.step()) {
-            m_tail.push_back(
-                CommitRecord {select.int64(0), select.int64(1), std::string(select.text(2))});
-            m_fetchedThrough = m_tail.back().lsn;
+            const std::int64_t lsn = select.int64(0);
+            // LSNs are contiguous (the log loses records only at its old end): a jump means the
+            // writer trimmed records this tier never fetched, and whoever needs them re-seeds.
+            if (lsn != m_fetchedThrough + 1)
+                m_tail.clear();
+            m_tail.push_back(CommitRecord {lsn, select.int64(1), std::string(select.text(2))});
+            m_fetchedThrough = lsn;
             ++fetched;
         }
+        // A replica that stays behind (paused, failing) costs at most the log's backlog bound here
+        // too: past it, it re-seeds when it replays again.
+        while (m_tail.size() > m_maxTail)
+            m_tail.pop_front();
         if (fetched < kFetchBatch)
             return;
     }
@@ -141,6 +160,14 @@ void ReplicaSet::pump()
     for (auto &replica : m_replicas) {
         if (replica->paused())
             continue;
+        if (fellBehindTheLog(*replica)) {
+            qCInfo(lcReplica) << replica->name().c_str()
+                              << "is behind the trimmed commit log at lsn" << replica->appliedLsn()
+                              << ", re-seeding from the writer";
+            if (!replica->seed(m_database))
+                continue;
+            progressed = true;
+        }
         const std::int64_t horizonMs = nowMs - replica->lagMs();
         auto next = std::upper_bound(
             m_tail.begin(), m_tail.end(), replica->appliedLsn(),
@@ -164,10 +191,20 @@ void ReplicaSet::pump()
         minApplied = std::min(minApplied, replica->appliedLsn());
     while (!m_tail.empty() && m_tail.front().lsn <= minApplied)
         m_tail.pop_front();
+    if (!m_replicas.empty())
+        m_database.setReplicasAppliedThrough(minApplied);
     if (progressed) {
         std::lock_guard progressLock(m_progressMutex);
         m_progress.notify_all();
     }
+}
+
+bool ReplicaSet::fellBehindTheLog(const Replica &replica) const
+{
+    const std::int64_t applied = replica.appliedLsn();
+    if (applied >= m_fetchedThrough)
+        return false; // every record it needs is still to be fetched, from the log
+    return m_tail.empty() || applied + 1 < m_tail.front().lsn;
 }
 
 void ReplicaSet::tick()
@@ -236,6 +273,7 @@ nlohmann::json ReplicaSet::state() const
             {"heartbeat_token",
              observed ? nlohmann::json(observed->token) : nlohmann::json(nullptr)},
             {"proof", stateName(proof.state)},
+            {"reseeds", replica->reseeds()},
             {"faults",
              {{"error", replica->faults().pending(FaultKind::Error)},
               {"timeout", replica->faults().pending(FaultKind::Timeout)},
@@ -251,6 +289,7 @@ nlohmann::json ReplicaSet::state() const
     return {
         {"writer",
          {{"lsn", writerLsn()},
+          {"commit_log_first_lsn", m_database.commitLogFirstLsn()},
           {"heartbeat_token", latest ? nlohmann::json(latest->token) : nlohmann::json(nullptr)},
           {"epoch", m_ring.epoch()},
           {"ring_entries", m_ring.size()},
@@ -269,6 +308,11 @@ std::string ReplicaSet::metricsText() const
     std::string out = m_metrics.text();
     if (m_replicas.empty())
         return out;
+    out += "# HELP buzz_replica_reseeds_total Times a replica behind the trimmed commit log was "
+           "copied from the writer again.\n# TYPE buzz_replica_reseeds_total counter\n";
+    for (const auto &replica : m_replicas)
+        out += "buzz_replica_reseeds_total{pool=\"" + replica->name() + "\"} "
+            + std::to_string(replica->reseeds()) + '\n';
     const char *names[] = {"size", "idle", "active", "max"};
     const char *help[] = {"Open reader connections", "Idle reader connections",
                           "Reader connections in use", "Configured reader pool size"};

@@ -81,6 +81,8 @@ public:
 private:
     ReplicaSet(store::Database &database, ReplicationConfig config);
     void fetchNewRecords();
+    // Whether `replica` needs a record that is neither fetched nor in the writer's log any more.
+    bool fellBehindTheLog(const Replica &replica) const;
     void runDriver();
 
     store::Database &m_database;
@@ -94,8 +96,11 @@ private:
     std::counting_semaphore<1024> m_historyPermits;
 
     std::mutex m_pumpMutex;
-    std::deque<CommitRecord> m_tail; // fetched records not yet applied by every replica
+    // Fetched records not yet applied by every replica: contiguous LSNs ending at m_fetchedThrough,
+    // at most m_maxTail of them (the commit log's backlog bound).
+    std::deque<CommitRecord> m_tail;
     std::int64_t m_fetchedThrough = 0;
+    std::size_t m_maxTail = 0;
     std::int64_t m_lastBeatMs = 0;
 
     std::mutex m_progressMutex;

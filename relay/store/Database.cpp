@@ -2,6 +2,7 @@
 
 #include "relay/store/Schema.h"
 #include "relay/store/StoreIntegrity.h"
+#include "relay/store/StoreSnapshot.h"
 
 #include <QLoggingCategory>
 
@@ -33,12 +34,12 @@ Database::WriteTransaction::~WriteTransaction()
     rollback();
 }
 
-bool Database::WriteTransaction::appendCommitLog(std::int64_t committedAtMs, std::int64_t &lsn)
+bool Database::WriteTransaction::insertRecord(std::int64_t committedAtMs, std::string_view text,
+                                              std::int64_t &lsn)
 {
     auto append =
         m_connection->prepare("INSERT INTO commit_log (committed_at_ms, change) VALUES (?1, ?2)");
     append.bind(1, committedAtMs);
-    const std::string text = m_change.text(committedAtMs);
     append.bindStatic(2, text);
     if (!append.run()) {
         qCWarning(lcStore) << "commit log append failed:" << m_connection->lastError().c_str();
@@ -48,18 +49,30 @@ bool Database::WriteTransaction::appendCommitLog(std::int64_t committedAtMs, std
     return true;
 }
 
+bool Database::WriteTransaction::appendCommitLog(std::int64_t committedAtMs, std::int64_t &lsn)
+{
+    return insertRecord(committedAtMs, m_change.text(committedAtMs), lsn);
+}
+
+bool Database::WriteTransaction::appendRecord(std::int64_t committedAtMs, const std::string &text)
+{
+    return m_open && insertRecord(committedAtMs, text, m_lsn);
+}
+
 bool Database::WriteTransaction::commit(std::int64_t committedAtMs)
 {
     if (!m_open)
         return false;
-    std::int64_t lsn = 0;
+    std::int64_t lsn = m_lsn;
     if (hasChanges() && !appendCommitLog(committedAtMs, lsn)) {
         rollback();
         return false;
     }
     const bool released = m_scope == Scope::Savepoint
         ? m_connection->execCached("RELEASE member")
-        : m_database.runBeforeCommit(committedAtMs, false) && m_connection->exec("COMMIT");
+        : m_database.m_commitLog.trimBeforeCommit(*m_connection,
+                                                  lsn ? lsn : m_database.m_lastLsn.load())
+            && m_database.runBeforeCommit(committedAtMs, false) && m_connection->exec("COMMIT");
     if (!released) {
         rollback();
         return false;
@@ -279,7 +292,8 @@ void Database::runGroup(const std::vector<GroupMember *> &members)
         member->outcome =
             transaction.m_released ? GroupOutcome::Committed : GroupOutcome::Discarded;
     }
-    if (!runBeforeCommit(members.back()->nowMs, false) || !m_writer->exec("COMMIT")) {
+    if (!m_commitLog.trimBeforeCommit(*m_writer, lastLsn ? lastLsn : m_lastLsn.load())
+        || !runBeforeCommit(members.back()->nowMs, false) || !m_writer->exec("COMMIT")) {
         m_writer->exec("ROLLBACK");
         rolledBack();
         for (GroupMember *member : members)
@@ -348,6 +362,10 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
     auto lastLsn = database->m_writer->prepare("SELECT COALESCE(MAX(lsn), 0) FROM commit_log");
     if (lastLsn.step())
         database->m_lastLsn.store(lastLsn.int64(0));
+    if (!database->m_commitLog.load(*database->m_writer)) {
+        error = "commit log: " + database->m_writer->lastError();
+        return nullptr;
+    }
     database->m_groupThread = std::thread([db = database.get()] {
         pthread_setname_np(pthread_self(), "buzz-writer");
         db->runGroupsUntilStopped();
@@ -426,6 +444,29 @@ std::int64_t Database::lastLsn() const
 std::string Database::describe() const
 {
     return m_inMemory ? std::string("sqlite (memory)") : "sqlite " + m_path;
+}
+
+void Database::setCommitLogRetention(const CommitLogRetention &retention)
+{
+    std::lock_guard writer(m_writerMutex);
+    m_commitLog.setRetention(retention);
+}
+
+CommitLogRetention Database::commitLogRetention()
+{
+    std::lock_guard writer(m_writerMutex);
+    return m_commitLog.retention();
+}
+
+std::optional<std::int64_t> Database::copySnapshotTo(SqliteConnection &destination,
+                                                     std::string &error)
+{
+    ConnectionLease lease = leaseWriterConnection();
+    if (!lease) {
+        error = "snapshot: no connection on the writer database";
+        return std::nullopt;
+    }
+    return StoreSnapshot::copy(lease.connection(), destination, error);
 }
 
 std::optional<std::int64_t> Database::openWriteStartedAtMs() const

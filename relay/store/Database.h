@@ -1,6 +1,7 @@
 #pragma once
 
 #include "relay/store/ChangeRecord.h"
+#include "relay/store/CommitLogTrimmer.h"
 #include "relay/store/ConnectionLease.h"
 #include "relay/store/EventReader.h"
 #include "relay/store/RowWriter.h"
@@ -51,6 +52,8 @@ public:
         // become durable with the group's COMMIT, which writeInGroup reports.
         bool commit(std::int64_t committedAtMs) override;
         void rollback() override;
+        // A commit-log record written as is (the replica heartbeat), in this transaction.
+        bool appendRecord(std::int64_t committedAtMs, const std::string &text);
 
     private:
         friend class Database;
@@ -58,6 +61,7 @@ public:
         WriteTransaction(Database &database, std::unique_lock<std::mutex> lock,
                          std::string community, std::int64_t startedAtMs, Scope scope);
         bool appendCommitLog(std::int64_t committedAtMs, std::int64_t &lsn);
+        bool insertRecord(std::int64_t committedAtMs, std::string_view text, std::int64_t &lsn);
 
         Database &m_database;
         std::unique_lock<std::mutex> m_lock;
@@ -69,7 +73,7 @@ public:
         Scope m_scope;
         bool m_open = false;
         bool m_released = false; // a savepoint commit: kept until the group's COMMIT
-        std::int64_t m_lsn = 0; // its commit-log record, if it changed anything
+        std::int64_t m_lsn = 0; // its newest commit-log record, if it wrote one
     };
 
     // A work gets this class's transaction (its connection() is the writer's SQLite connection).
@@ -121,6 +125,18 @@ public:
     const StoreExtensions &extensions() const { return m_extensions; }
 
     std::int64_t lastLsn() const override;
+
+    // The commit log's bounds (relay/README.md "The commit log"). Set before the first write.
+    void setCommitLogRetention(const CommitLogRetention &retention);
+    CommitLogRetention commitLogRetention();
+    // What every replica has applied (the replica tier reports it after each replay round);
+    // records beyond the retention tail behind it are trimmed. Never called: no replica.
+    void setReplicasAppliedThrough(std::int64_t lsn) { m_commitLog.setAppliedThrough(lsn); }
+    // Records below this LSN may have been trimmed.
+    std::int64_t commitLogFirstLsn() const { return m_commitLog.firstLsn(); }
+    // Replaces `destination`'s content with a consistent copy of the writer database (a replica
+    // seeding itself). Returns the LSN the copy is at; nullopt with `error` on failure.
+    std::optional<std::int64_t> copySnapshotTo(SqliteConnection &destination, std::string &error);
     bool inMemory() const { return m_inMemory; }
     // Oldest open write transaction start, if one is open: the replica fence wall stays below it.
     std::optional<std::int64_t> openWriteStartedAtMs() const override;
@@ -159,6 +175,7 @@ private:
     // After a writer ROLLBACK (writer lock held).
     void rolledBack();
     StoreExtensions m_extensions;
+    CommitLogTrimmer m_commitLog; // used under the writer lock, but for its atomics
 
     std::atomic<std::int64_t> m_lastLsn {0};
     // Start times of write transactions begun and not yet finished, including those still waiting

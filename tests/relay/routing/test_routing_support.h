@@ -32,6 +32,8 @@ struct HarnessOptions
     std::int64_t budgetMs = 1000;
     std::int64_t lagMs = 0;
     int poolSize = 4;
+    std::optional<std::string> dataDir; // nullopt: in memory
+    store::CommitLogRetention commitLog;
 };
 
 class RoutingHarness
@@ -49,6 +51,8 @@ public:
         engineOptions.readPoolSize = options.poolSize;
         engineOptions.relayClock = clock;
         engineOptions.replicationDriver = false;
+        engineOptions.dataDir = options.dataDir;
+        engineOptions.commitLogRetention = options.commitLog;
         engine = std::make_unique<RelayEngine>(std::move(engineOptions));
     }
 
