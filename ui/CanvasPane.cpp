@@ -241,10 +241,7 @@ void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
                                m_services.draftCommunity};
     m_session = new canvas::CanvasSession(m_services.canvas, channel.id, drafts, this);
     m_session->setTextSource([editor = m_editor] { return editor->text(); });
-    // Another channel's undo history must not reach into this one.
-    m_applyingSessionText = true;
-    m_editor->loadText(QString());
-    m_applyingSessionText = false;
+    m_editor->loadText(QString()); // no undo into another channel's text (no session edits yet)
     connectSession();
     m_editor->setReadOnly(false);
     emit sessionOpened(m_session);
@@ -440,8 +437,7 @@ void CanvasPane::save()
         return;
     m_saveNotice->hide();
     m_discardConfirm->hide();
-    // The Save button is disabled while saving and hidden after: focus it held would fall to the
-    // next widget in the chain (the channel filter). It goes back to the text instead.
+    // Focus on the Save button would fall to the channel filter as it is disabled: to the text.
     const QWidget *focus = QApplication::focusWidget();
     m_focusAfterSave = !focus || isAncestorOf(focus) || focus == window();
     if (isEditing() && focus && m_header->isAncestorOf(focus))
