@@ -245,13 +245,6 @@ void MainWindow::createActions()
     toolbar->addSeparator();
     toolbar->addAction(m_historyAction);
     toolbar->addAction(m_searchAction);
-    // A screen reader's Toggle checks the tool button itself, which does not pass it on to its
-    // action (only a click does): the action follows the button, and the button the action.
-    for (QAction *action : toolbar->actions()) {
-        auto *button = qobject_cast<QAbstractButton *>(toolbar->widgetForAction(action));
-        if (button && action->isCheckable())
-            connect(button, &QAbstractButton::toggled, action, &QAction::setChecked);
-    }
 }
 
 void MainWindow::createDocks()

@@ -46,7 +46,9 @@ bool ShortcutPriority::eventFilter(QObject *watched, QEvent *event)
     }
     for (const QPointer<QAction> &action : m_actions) {
         if (action && action->isEnabled() && action->shortcuts().contains(pressed)) {
-            // Filtered and left unaccepted: the field never claims the key, the shortcut fires.
+            // Filtered and unaccepted (whatever another filter did): the field never claims the
+            // key, the shortcut fires.
+            event->ignore();
             return true;
         }
     }
