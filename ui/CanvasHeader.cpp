@@ -28,6 +28,9 @@ CanvasHeader::CanvasHeader(QWidget *parent)
     // Long names, descriptions and "Last edited by …" wrap: as one line each they set the
     // window's minimum width (833 px in edit mode with History open) and squeezed the docks.
     m_title->setWordWrap(true);
+    // A name without spaces cannot wrap: it is cut at the pane's edge rather than widening it
+    // (the full name is in the window title and the channel list).
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_about->setObjectName(QStringLiteral("channelDescriptionLabel"));
     m_about->setAccessibleDescription(tr("Channel description"));
     m_about->setWordWrap(true);

@@ -65,7 +65,8 @@ private slots:
                                 .arg(available.width())
                                 .arg(available.height())));
 
-        window->resize(1280, 800);
+        // A laptop-sized window with History open: edit mode used to take the room from the docks.
+        window->resize(960, 700);
         window->historyDock()->show();
         auto *channels = window->findChild<QDockWidget *>(QStringLiteral("channelsDock"));
         QTRY_VERIFY(channels->width() > 150);
