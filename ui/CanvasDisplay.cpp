@@ -1,6 +1,7 @@
 #include "ui/CanvasDisplay.h"
 
 #include "ui/CanvasEditor.h"
+#include "ui/CanvasView.h"
 
 #include <QFontDatabase>
 #include <QLabel>
@@ -12,14 +13,15 @@ namespace buzz::ui {
 CanvasDisplay::CanvasDisplay(CanvasEditor *editor, QWidget *parent)
     : QStackedWidget(parent)
     , m_stateLabel(new QLabel(this))
-    , m_view(new QTextBrowser(this))
+    , m_view(new CanvasView(this))
     , m_sourceView(new QPlainTextEdit(this))
     , m_editor(editor)
 {
     m_stateLabel->setObjectName(QStringLiteral("canvasStateLabel"));
     m_stateLabel->setAlignment(Qt::AlignCenter);
     m_stateLabel->setWordWrap(true);
-    m_stateLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Focusable like the rendered canvas, so focus can rest on "Loading canvas…" too.
+    m_stateLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_view->setObjectName(QStringLiteral("canvasView"));
     m_view->setAccessibleName(tr("Canvas"));
     m_view->setOpenExternalLinks(true);
@@ -56,6 +58,14 @@ void CanvasDisplay::showContent(const QString &markdown)
 void CanvasDisplay::showEditor()
 {
     setCurrentWidget(m_editor);
+}
+
+void CanvasDisplay::focusContent()
+{
+    if (currentWidget() == m_editor)
+        m_editor->editor()->setFocus(Qt::OtherFocusReason);
+    else if (QWidget *shown = currentWidget())
+        shown->setFocus(Qt::OtherFocusReason);
 }
 
 } // namespace buzz::ui

@@ -1,14 +1,16 @@
 #include "ui/CanvasEditor.h"
 
+#include "ui/FindBar.h"
 #include "ui/MarkdownHighlighter.h"
 
 #include <QFontDatabase>
-#include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTextCursor>
+#include <QVBoxLayout>
 
 namespace buzz::ui {
 
@@ -18,6 +20,7 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     , m_editor(new QPlainTextEdit(m_splitter))
     , m_preview(new QTextBrowser(m_splitter))
     , m_highlighter(new MarkdownHighlighter(m_editor->document()))
+    , m_findBar(new FindBar(m_editor, this))
 {
     setObjectName(QStringLiteral("canvasEditorPane"));
     m_editor->setObjectName(QStringLiteral("canvasEditor"));
@@ -35,9 +38,12 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     m_splitter->addWidget(m_preview);
     m_splitter->setChildrenCollapsible(false);
     m_splitter->setSizes({1, 1});
-    auto *layout = new QHBoxLayout(this);
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_splitter);
+    layout->setSpacing(0);
+    layout->addWidget(m_splitter, 1);
+    layout->addWidget(m_findBar);
+    m_editor->installEventFilter(this); // Ctrl+F, Ctrl+R, F3 open and drive the find bar
 
     m_previewTimer.setSingleShot(true);
     connect(&m_previewTimer, &QTimer::timeout, this, &CanvasEditor::refreshPreviewNow);
@@ -45,6 +51,43 @@ CanvasEditor::CanvasEditor(QWidget *parent)
         schedulePreview();
         emit textEdited();
     });
+}
+
+QList<QKeySequence> CanvasEditor::ownShortcuts()
+{
+    QList<QKeySequence> keys;
+    for (auto key : {QKeySequence::Find, QKeySequence::FindNext, QKeySequence::FindPrevious})
+        keys += QKeySequence::keyBindings(key);
+    keys += replaceShortcut();
+    return keys;
+}
+
+QKeySequence CanvasEditor::replaceShortcut()
+{
+    // Kate's Ctrl+R, not QKeySequence::Replace: outside KDE that is Ctrl+H, the window's History.
+    return QKeySequence(Qt::CTRL | Qt::Key_R);
+}
+
+bool CanvasEditor::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_editor
+        || (event->type() != QEvent::ShortcutOverride && event->type() != QEvent::KeyPress))
+        return QWidget::eventFilter(watched, event);
+    auto *key = static_cast<QKeyEvent *>(event);
+    const bool find = key->matches(QKeySequence::Find);
+    const bool replace = QKeySequence(key->keyCombination()) == replaceShortcut();
+    const bool next = key->matches(QKeySequence::FindNext);
+    const bool previous = key->matches(QKeySequence::FindPrevious);
+    if (!find && !replace && !next && !previous)
+        return QWidget::eventFilter(watched, event);
+    event->accept(); // the editor's, not the window's Search
+    if (event->type() == QEvent::KeyPress) {
+        if (find || replace || m_findBar->isHidden())
+            m_findBar->open(replace);
+        else
+            m_findBar->findNext(previous);
+    }
+    return true;
 }
 
 void CanvasEditor::loadText(const QString &text)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QKeySequence>
 #include <QTimer>
 #include <QWidget>
 
@@ -9,6 +10,7 @@ class QTextBrowser;
 
 namespace buzz::ui {
 
+class FindBar;
 class MarkdownHighlighter;
 
 // The Markdown editor: a monospace QPlainTextEdit with syntax colouring and a live rendered
@@ -38,9 +40,17 @@ public:
 
     QPlainTextEdit *editor() const { return m_editor; }
     QTextBrowser *preview() const { return m_preview; }
+    FindBar *findBar() const { return m_findBar; }
+    // Keys the editor keeps for its find bar (Find, Replace, Find next / previous): the window's
+    // global Search answers Ctrl+F everywhere else, and Ctrl+Shift+F from here.
+    static QList<QKeySequence> ownShortcuts();
+    static QKeySequence replaceShortcut(); // Ctrl+R
 
 signals:
     void textEdited(); // every change of the text (typing, paste, replaceText)
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void schedulePreview();
@@ -49,6 +59,7 @@ private:
     QPlainTextEdit *m_editor;
     QTextBrowser *m_preview;
     MarkdownHighlighter *m_highlighter;
+    FindBar *m_findBar;
     QTimer m_previewTimer;
 };
 

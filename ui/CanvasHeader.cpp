@@ -12,6 +12,7 @@ namespace buzz::ui {
 CanvasHeader::CanvasHeader(QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
+    , m_about(new QLabel(this))
     , m_info(new QLabel(this))
     , m_editButton(new QPushButton(this))
     , m_saveButton(new QPushButton(tr("Save canvas"), this))
@@ -24,17 +25,31 @@ CanvasHeader::CanvasHeader(QWidget *parent)
     titleFont.setBold(true);
     m_title->setFont(titleFont);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Long names, descriptions and "Last edited by …" wrap: as one line each they set the
+    // window's minimum width (833 px in edit mode with History open) and squeezed the docks.
+    m_title->setWordWrap(true);
+    // A name without spaces cannot wrap: it is cut at the pane's edge rather than widening it
+    // (the full name is in the window title and the channel list).
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_about->setObjectName(QStringLiteral("channelDescriptionLabel"));
+    m_about->setAccessibleDescription(tr("Channel description"));
+    m_about->setWordWrap(true);
+    m_about->setTextFormat(Qt::PlainText);
+    m_about->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_about->setForegroundRole(QPalette::PlaceholderText);
     m_info->setObjectName(QStringLiteral("revisionInfoLabel"));
-    m_info->setAccessibleName(tr("Current revision"));
+    // Its accessible name is its text ("Last edited by …"), updated with it; this says what it is.
+    m_info->setAccessibleDescription(tr("Current revision"));
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_info->setWordWrap(true);
     m_editButton->setObjectName(QStringLiteral("editButton"));
     m_saveButton->setObjectName(QStringLiteral("saveButton"));
-    m_saveButton->setAccessibleName(tr("Save canvas"));
-    m_saveButton->setToolTip(tr("Save (Ctrl+S)"));
+    m_saveButton->setToolTip(UiFormat::withShortcut(tr("Save the canvas"), QKeySequence::Save));
     m_saveButton->setDefault(true);
     m_cancelButton->setObjectName(QStringLiteral("cancelEditButton"));
     m_cancelButton->setAccessibleName(tr("Cancel editing"));
-    m_cancelButton->setToolTip(tr("Stop editing (Esc)"));
+    m_cancelButton->setToolTip(
+        UiFormat::withShortcut(tr("Leave editing"), QKeySequence(Qt::Key_Escape)));
     connect(m_editButton, &QPushButton::clicked, this, &CanvasHeader::editClicked);
     connect(m_saveButton, &QPushButton::clicked, this, &CanvasHeader::saveClicked);
     connect(m_cancelButton, &QPushButton::clicked, this, &CanvasHeader::cancelClicked);
@@ -42,6 +57,7 @@ CanvasHeader::CanvasHeader(QWidget *parent)
     auto *titles = new QVBoxLayout;
     titles->setSpacing(2);
     titles->addWidget(m_title);
+    titles->addWidget(m_about);
     titles->addWidget(m_info);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -77,19 +93,21 @@ void CanvasHeader::setState(const State &state)
 {
     m_title->setText(state.channelId.isEmpty() ? tr("Buzz Canvas")
                                                : QStringLiteral("# ") + state.channelName);
+    m_about->setText(state.channelAbout);
+    m_about->setVisible(!state.channelAbout.isEmpty());
     m_info->setText(revisionInfo(state));
     m_info->setToolTip(state.head ? tr("Revision %1").arg(state.head->eventId) : QString());
 
     const bool canEdit = !state.channelId.isEmpty() && state.canEdit;
     m_editButton->setVisible(!state.editing);
     m_editButton->setText(state.head ? tr("Edit canvas") : tr("Create canvas"));
-    m_editButton->setAccessibleName(m_editButton->text());
     m_editButton->setEnabled(canEdit && state.headKnown && state.editBlockedReason.isEmpty());
-    m_editButton->setToolTip(!canEdit ? tr("You can't edit this canvas.")
-                                 : !state.headKnown
-                                 ? tr("Waiting for the relay to say which revision is current.")
-                                 : !state.editBlockedReason.isEmpty() ? state.editBlockedReason
-                                                                      : tr("Edit (Ctrl+E)"));
+    m_editButton->setToolTip(
+        !canEdit               ? tr("You can't edit this canvas.")
+            : !state.headKnown ? tr("Waiting for the relay to say which revision is current.")
+            : !state.editBlockedReason.isEmpty()
+            ? state.editBlockedReason
+            : UiFormat::withShortcut(tr("Edit the canvas"), QKeySequence(Qt::CTRL | Qt::Key_E)));
     m_saveButton->setVisible(state.editing);
     m_cancelButton->setVisible(state.editing);
     m_saveButton->setEnabled(state.editing && !state.saving && canEdit);

@@ -22,6 +22,7 @@ public:
     {
         QString channelId; // empty: no channel open
         QString channelName;
+        QString channelAbout; // the channel's description (kind 39000 "about")
         bool canEdit = false; // the channel lets this identity edit its canvas
         std::optional<canvas::CanvasRevision> head;
         QString headAuthorName;
@@ -46,6 +47,7 @@ private:
     QString revisionInfo(const State &state) const;
 
     QLabel *m_title;
+    QLabel *m_about;
     QLabel *m_info;
     QPushButton *m_editButton;
     QPushButton *m_saveButton;

@@ -9,11 +9,14 @@
 #include "ui/OutcomePresenter.h"
 #include "ui/UiFormat.h"
 
+#include <QApplication>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTime>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace buzz::ui {
 
@@ -207,6 +210,11 @@ QString CanvasPane::authorName(const QString &pubkey) const
     return m_services.profiles ? m_services.profiles->displayName(pubkey) : pubkey.left(12);
 }
 
+void CanvasPane::focusCanvas()
+{
+    m_display->focusContent();
+}
+
 void CanvasPane::flushDraft()
 {
     if (m_session)
@@ -233,6 +241,7 @@ void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
                                m_services.draftCommunity};
     m_session = new canvas::CanvasSession(m_services.canvas, channel.id, drafts, this);
     m_session->setTextSource([editor = m_editor] { return editor->text(); });
+    m_editor->loadText(QString()); // no undo into another channel's text (no session edits yet)
     connectSession();
     m_editor->setReadOnly(false);
     emit sessionOpened(m_session);
@@ -324,6 +333,7 @@ void CanvasPane::updateHeader()
     CanvasHeader::State state;
     state.channelId = m_channel.id;
     state.channelName = m_channel.name;
+    state.channelAbout = m_channel.about;
     state.canEdit = m_channel.canEditCanvas();
     if (m_session) {
         state.head = m_session->head();
@@ -414,8 +424,10 @@ void CanvasPane::onWorkingTextReplaced(const QString &text, bool undoable)
     m_applyingSessionText = true;
     if (undoable)
         m_editor->replaceText(text); // Ctrl+Z brings the previous text back
-    else
+    else if (text != m_editor->text())
         m_editor->loadText(text);
+    // else: editing again the text the editor already holds (the revision just saved): its undo
+    // stack and cursor stay, so Ctrl+Z reaches back past the save, as in any editor.
     m_applyingSessionText = false;
 }
 
@@ -425,6 +437,11 @@ void CanvasPane::save()
         return;
     m_saveNotice->hide();
     m_discardConfirm->hide();
+    // Focus on the Save button would fall to the channel filter as it is disabled: to the text.
+    const QWidget *focus = QApplication::focusWidget();
+    m_focusAfterSave = !focus || isAncestorOf(focus) || focus == window();
+    if (isEditing() && focus && m_header->isAncestorOf(focus))
+        m_editor->editor()->setFocus(Qt::OtherFocusReason);
     m_session->save(); // typing goes on while it is under way
 }
 
@@ -434,6 +451,8 @@ void CanvasPane::onSettled(const canvas::CanvasSession::Settled &settled)
     updateSaveState();
     if (settled.operation != canvas::CanvasSession::Operation::Save)
         return; // restores are reported by the History panel
+    if (std::exchange(m_focusAfterSave, false))
+        focusCanvas();
     const auto offer = m_session->mergeOffer();
     const OutcomePresenter::Notice notice =
         OutcomePresenter::notice(settled, m_session->canRetry(), offer.has_value());
@@ -464,6 +483,11 @@ void CanvasPane::openMerge(const canvas::CanvasSession::MergeOffer &offer, bool 
     input.acceptLabel = saveAfter ? tr("Save merge") : tr("Use merge");
     auto *dialog = new ConflictDialog(std::move(input), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Whatever the answer, typing goes on in the canvas, not where focus was before the dialog.
+    connect(dialog, &QDialog::finished, this, [this] {
+        focusCanvas();
+        QTimer::singleShot(0, this, &CanvasPane::focusCanvas); // after the window reactivates
+    });
     // Bound to this session: a channel switch while the dialog is open drops its answer.
     connect(dialog, &QDialog::accepted, m_session, [this, dialog, offer, saveAfter] {
         const bool takeTheirs = dialog->resolution() == ConflictDialog::Resolution::TakeTheirs;

@@ -55,6 +55,9 @@ public:
     cancel(); // Esc: closes the topmost notice or asks to leave editing; false if nothing to do
     void reload(); // re-read the head (display read)
     void flushDraft(); // writes a pending autosave now (quit, relay switch)
+    // Keyboard focus to the canvas: the editor while editing, else the rendered canvas. After
+    // start, save, join and merge, so typing never lands in the channel filter.
+    void focusCanvas();
 
 signals:
     // A new session is open (channel switch): the History panel displays it too.
@@ -94,6 +97,7 @@ private:
     std::optional<canvas::Draft> m_offeredDraft; // the draft the banner offers
     QString m_draftSavedAt; // time of this edit's last autosave, for the status bar
     bool m_applyingSessionText = false; // the editor changes because the session said so
+    bool m_focusAfterSave = false; // the save was asked from the canvas: focus returns there
 
     CanvasHeader *m_header;
     NoticeBanner *m_loadError;

@@ -1,9 +1,11 @@
 #include "ui/ChannelListPanel.h"
 
+#include "ui/Accessibility.h"
 #include "ui/CreateChannelDialog.h"
 #include "ui/models/ChannelListModel.h"
 
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -37,6 +39,7 @@ ChannelListPanel::ChannelListPanel(const UiServices &services, QWidget *parent)
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_proxy,
             &QSortFilterProxyModel::setFilterFixedString);
+    m_filter->installEventFilter(this); // Esc clears it
     m_list->setObjectName(QStringLiteral("channelList"));
     m_list->setAccessibleName(tr("Channels"));
     m_list->setModel(m_proxy);
@@ -44,6 +47,7 @@ ChannelListPanel::ChannelListPanel(const UiServices &services, QWidget *parent)
     m_list->setUniformItemSizes(true);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &ChannelListPanel::onCurrentChanged);
+    makeSelectionCurrent(m_list);
     m_create->setObjectName(QStringLiteral("createChannelButton"));
     m_create->setAccessibleName(tr("New channel"));
     m_create->setToolTip(tr("Create a channel"));
@@ -73,6 +77,24 @@ void ChannelListPanel::focusFilter()
 {
     m_filter->setFocus();
     m_filter->selectAll();
+}
+
+bool ChannelListPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    // Esc in a filter with text clears it (KDE's filter fields do); an empty filter leaves Esc to
+    // the window (close a notice, leave editing).
+    if (watched == m_filter
+        && (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)) {
+        auto *key = static_cast<QKeyEvent *>(event);
+        if (key->key() == Qt::Key_Escape && key->modifiers() == Qt::NoModifier
+            && !m_filter->text().isEmpty()) {
+            if (event->type() == QEvent::KeyPress)
+                m_filter->clear();
+            event->accept(); // the override claims the key: the window's Esc does not fire
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString ChannelListPanel::selectedChannelId() const

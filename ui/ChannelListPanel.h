@@ -33,6 +33,9 @@ public:
     void joinChannel(const QString &channelId);
     void focusFilter();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 signals:
     void channelActivated(const buzz::canvas::ChannelInfo &channel);
     void channelUpdated(const buzz::canvas::ChannelInfo &channel); // after join

@@ -1,5 +1,7 @@
 #include "ui/ConflictDialog.h"
 
+#include "ui/NoticeBanner.h"
+
 #include <QButtonGroup>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -13,6 +15,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <utility>
 
 namespace buzz::ui {
 
@@ -54,6 +57,7 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
     , m_choiceGroup(new QButtonGroup(this))
     , m_result(monospaceView(QStringLiteral("mergedResultEdit"), tr("Merged result"), this, false))
     , m_progress(new QLabel(this))
+    , m_overwriteConfirm(new NoticeBanner(QStringLiteral("mergeOverwriteConfirm"), this))
 {
     setObjectName(QStringLiteral("conflictDialog"));
     setAccessibleName(tr("Merge your edit"));
@@ -116,8 +120,9 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
         m_choiceGroup->addButton(button, int(choice));
     }
     m_choiceGroup->setExclusive(true);
-    connect(m_choiceGroup, &QButtonGroup::idClicked, this,
-            [this](int id) { choose(canvas::MergeResult::Choice(id)); });
+    connect(m_choiceGroup, &QButtonGroup::idClicked, this, [this](int id) {
+        replaceResult([this, id] { choose(canvas::MergeResult::Choice(id)); });
+    });
     connect(m_hunkList, &QListWidget::currentRowChanged, this, &ConflictDialog::showConflict);
 
     auto *sides = new QSplitter(Qt::Horizontal, this);
@@ -140,7 +145,28 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
     hunkPane->setVisible(!m_conflicts.empty());
 
     m_result->setPlainText(m_merge.text);
-    connect(m_result, &QPlainTextEdit::textChanged, this, [this] { m_resultEdited = true; });
+    // Only the user's typing reaches this: the dialog's own rewrites block the signal.
+    connect(m_result, &QPlainTextEdit::textChanged, this, [this] {
+        m_resultEdited = true;
+        updateAcceptState();
+    });
+
+    m_overwriteConfirm->setClosable(false);
+    m_overwriteConfirm->addAction(QStringLiteral("Replace"), tr("&Replace my edit"));
+    m_overwriteConfirm->addAction(QStringLiteral("Keep"), tr("&Keep my edit"));
+    connect(m_overwriteConfirm->action(QStringLiteral("Replace")), &QPushButton::clicked, this,
+            [this] {
+                m_overwriteConfirm->hide();
+                if (auto replace = std::exchange(m_pendingReplace, {}))
+                    replace();
+            });
+    connect(m_overwriteConfirm->action(QStringLiteral("Keep")), &QPushButton::clicked, this,
+            [this] {
+                m_overwriteConfirm->hide();
+                m_pendingReplace = {};
+                showConflict(m_current); // the buttons show the recorded choice again
+                m_result->setFocus();
+            });
 
     m_progress->setObjectName(QStringLiteral("conflictProgressLabel"));
 
@@ -167,8 +193,10 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
     cancel->setAccessibleName(tr("Cancel"));
     cancel->setToolTip(tr("Close without changing your editor"));
     connect(m_accept, &QPushButton::clicked, this, [this] { finish(Resolution::Merged); });
-    connect(keepMine, &QPushButton::clicked, this, [this] { finish(Resolution::KeepMine); });
-    connect(takeTheirs, &QPushButton::clicked, this, [this] { finish(Resolution::TakeTheirs); });
+    connect(keepMine, &QPushButton::clicked, this,
+            [this] { replaceResult([this] { finish(Resolution::KeepMine); }); });
+    connect(takeTheirs, &QPushButton::clicked, this,
+            [this] { replaceResult([this] { finish(Resolution::TakeTheirs); }); });
     connect(cancel, &QPushButton::clicked, this, &QDialog::reject);
 
     auto *vertical = new QSplitter(Qt::Vertical, this);
@@ -181,6 +209,7 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(vertical, 1);
     layout->addWidget(m_progress);
+    layout->addWidget(m_overwriteConfirm);
     layout->addWidget(buttons);
 
     if (!m_conflicts.empty())
@@ -289,6 +318,23 @@ void ConflictDialog::rebuildResult()
         }
         m_resultEdited = false;
     }
+    updateAcceptState();
+}
+
+void ConflictDialog::updateAcceptState()
+{
+    if (m_resultEdited) {
+        // A hand-written result is a resolution, once no conflict marker is left in it ("======="
+        // alone is a Markdown heading underline, so only the outer markers count).
+        const QString text = m_result->toPlainText();
+        const bool markers = text.contains(QLatin1String("<<<<<<< mine"))
+            || text.contains(QLatin1String(">>>>>>> theirs"));
+        m_accept->setEnabled(!markers);
+        m_progress->setText(markers ? tr("Remove the conflict markers (<<<<<<<, =======, >>>>>>>) "
+                                         "from the result to save your edit.")
+                                    : tr("Result edited by hand: ready to save."));
+        return;
+    }
     const int open = unresolvedCount();
     m_accept->setEnabled(open == 0);
     m_progress->setText(open == 0
@@ -296,6 +342,19 @@ void ConflictDialog::rebuildResult()
                                                    : tr("All conflicts resolved: ready to save."))
                             : (open == 1 ? tr("1 conflict left to resolve.")
                                          : tr("%1 conflicts left to resolve.").arg(open)));
+}
+
+void ConflictDialog::replaceResult(std::function<void()> replace)
+{
+    if (!m_resultEdited) {
+        replace();
+        return;
+    }
+    m_pendingReplace = std::move(replace);
+    m_overwriteConfirm->showMessage(
+        tr("Replace the result you edited by hand? Your edit of the result is lost."),
+        NoticeBanner::Tone::Warning);
+    m_overwriteConfirm->action(QStringLiteral("Keep"))->setFocus();
 }
 
 void ConflictDialog::finish(Resolution resolution)

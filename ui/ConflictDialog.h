@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+#include <functional>
 #include <vector>
 
 class QButtonGroup;
@@ -13,6 +14,8 @@ class QPlainTextEdit;
 class QPushButton;
 
 namespace buzz::ui {
+
+class NoticeBanner;
 
 // Three-way merge of an edit with the revision that beat it (ARCHITECTURE §4): a clean merge is
 // shown ready to save; conflicting hunks are resolved side by side (mine / theirs / both). Two
@@ -42,12 +45,18 @@ public:
     int conflictCount() const { return int(m_conflicts.size()); }
     int unresolvedCount() const;
     const canvas::MergeResult &merge() const { return m_merge; }
+    // The user typed in the result: that text is a resolution of its own (it enables the accept
+    // button once no conflict marker is left) and no choice replaces it without asking.
+    bool isResultEditedByHand() const { return m_resultEdited; }
 
 private:
     void showConflict(int index);
     void choose(canvas::MergeResult::Choice choice);
     void rebuildResult();
     void finish(Resolution resolution);
+    void updateAcceptState();
+    // Runs `replace` at once, or after the user confirms that it may replace their hand edit.
+    void replaceResult(std::function<void()> replace);
 
     Input m_input;
     canvas::MergeResult m_merge;
@@ -65,6 +74,8 @@ private:
     QPlainTextEdit *m_result;
     QLabel *m_progress;
     QPushButton *m_accept;
+    NoticeBanner *m_overwriteConfirm;
+    std::function<void()> m_pendingReplace;
 };
 
 } // namespace buzz::ui

@@ -42,7 +42,12 @@ CreateChannelDialog::CreateChannelDialog(QWidget *parent)
     form->addRow(tr("&Name:"), m_name);
     form->addRow(tr("&Description:"), m_about);
     form->addRow(QString(), m_private);
+    // The fields keep a usable width and the dialog never shrinks below its contents (it was
+    // clipped to the line edits' minimum).
+    m_name->setMinimumWidth(fontMetrics().averageCharWidth() * 36);
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
     auto *layout = new QVBoxLayout(this);
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
     layout->addLayout(form);
     layout->addWidget(buttons);
 }

@@ -17,7 +17,8 @@ DiffView::DiffView(QWidget *parent)
     , m_text(new QPlainTextEdit(this))
 {
     m_summary->setObjectName(QStringLiteral("diffSummaryLabel"));
-    m_summary->setAccessibleName(tr("Difference summary"));
+    // Its accessible name is its text ("+N −M lines"), like any label; this says what it is.
+    m_summary->setAccessibleDescription(tr("Difference summary"));
     m_summary->setWordWrap(true);
     m_text->setObjectName(QStringLiteral("diffText"));
     m_text->setAccessibleName(tr("Difference to the current canvas"));

@@ -2,6 +2,7 @@
 
 #include "canvas/CanvasService.h"
 #include "canvas/ProfileCache.h"
+#include "ui/Accessibility.h"
 #include "ui/DiffView.h"
 #include "ui/HistoryItemDelegate.h"
 #include "ui/NoticeBanner.h"
@@ -50,6 +51,7 @@ HistoryPanel::HistoryPanel(const UiServices &services, QWidget *parent)
 
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &HistoryPanel::onSelectionChanged);
+    makeSelectionCurrent(m_list);
     connect(m_loadOlder, &QPushButton::clicked, this, &HistoryPanel::loadOlder);
     connect(m_restore, &QPushButton::clicked, this, &HistoryPanel::askRestore);
     m_notice->addAction(QStringLiteral("Retry"), tr("&Retry"));
@@ -185,8 +187,13 @@ void HistoryPanel::onFirstPage(const client::Result<canvas::HistoryPage> &page, 
     m_status->setText(m_model->rowCount() == 0 ? tr("No revisions yet.") : QString());
     m_status->setToolTip({});
     const int row = m_model->rowOf(selectedId);
-    if (row >= 0)
+    if (row >= 0) {
+        // The same revision selected again after the reload: not the user choosing another row,
+        // so the outcome on screen ("Restored.") stays.
+        m_reselecting = true;
         m_list->setCurrentIndex(m_model->index(row));
+        m_reselecting = false;
+    }
     updateButtons();
     emit historyLoaded(m_model->rowCount());
     if (m_stale)
@@ -228,7 +235,8 @@ void HistoryPanel::onSelectionChanged()
 {
     // Selecting another row clears the previous outcome (desktop behaviour), unless it still
     // offers a Retry.
-    if (!isRestoring() && !(m_session && m_session->state() == State::OutcomeUnknown))
+    if (!m_reselecting && !isRestoring()
+        && !(m_session && m_session->state() == State::OutcomeUnknown))
         m_notice->hide();
     showSelectedDiff();
     updateButtons();

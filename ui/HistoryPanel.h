@@ -75,6 +75,7 @@ private:
     int m_pageSize = 100;
     bool m_stale = true; // needs a reload when next shown
     bool m_loading = false;
+    bool m_reselecting = false; // a reload selects the same revision again
     QString m_listedHeadId; // the head when the list was last asked for
 };
 

@@ -5,15 +5,20 @@
 #include "canvas/Identity.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
+#include "ui/Accessibility.h"
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/ChannelListPanel.h"
 #include "ui/ConnectionStatus.h"
 #include "ui/DiagnosticsPanel.h"
+#include "ui/EditIcon.h"
 #include "ui/HistoryPanel.h"
 #include "ui/IdentityDialog.h"
 #include "ui/NoticeBanner.h"
 #include "ui/SearchPanel.h"
+#include "ui/ShortcutPriority.h"
+#include "ui/ShortcutsDialog.h"
+#include "ui/UiFormat.h"
 #include "ui/models/ChannelListModel.h"
 
 #include <QAction>
@@ -23,7 +28,9 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -31,7 +38,13 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace buzz::ui {
+
+namespace {
+constexpr char kLastChannelKey[] = "channels/last";
+} // namespace
 
 MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget *parent)
     : QMainWindow(parent)
@@ -60,6 +73,7 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
                 m_canvas->updateChannel(channel);
                 m_history->setCanRestore(channel.canEditCanvas());
                 updateActions();
+                m_canvas->focusCanvas(); // joined: the canvas is what the user came for
             });
     connect(m_channels, &ChannelListPanel::relayProblem, this, &MainWindow::onRelayProblem);
     m_diagnostics->setConnectionStatus(m_connectionStatus);
@@ -75,12 +89,28 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
         updateActions();
         updateTitle();
     });
-    connect(m_canvas, &CanvasPane::canvasShown, this, [this] { updateActions(); });
+    connect(m_canvas, &CanvasPane::canvasShown, this, [this] {
+        updateActions();
+        if (!std::exchange(m_canvasFocusedOnce, true))
+            m_canvas->focusCanvas(); // at start focus would rest in the channel filter
+    });
     connect(m_canvas, &CanvasPane::saveStateChanged, this, [this](const QString &state) {
         m_saveState->setText(state);
         updateTitle();
     });
     connect(m_search, &SearchPanel::channelRequested, this, &MainWindow::openChannel);
+
+    // The window's shortcuts work wherever focus is, also in fields that would take them as
+    // editing keys (Ctrl+E is "end of line" to a QLineEdit).
+    m_shortcutPriority = new ShortcutPriority(actions(), this);
+    for (QAction *action : findChildren<QAction *>())
+        m_shortcutPriority->addAction(action);
+    for (const char *name :
+         {"channelFilterEdit", "searchQueryEdit", "findTextEdit", "replaceTextEdit"}) {
+        if (auto *field = findChild<QWidget *>(QLatin1String(name)))
+            m_shortcutPriority->watch(field);
+    }
+    m_shortcutPriority->watch(m_canvas->editor()->editor(), CanvasEditor::ownShortcuts());
     m_search->setChannelNamer([this](const QString &id) {
         const auto channel = m_channels->model()->channel(id);
         return channel ? channel->name : QString();
@@ -98,6 +128,7 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
         restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
         restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
     }
+    fitToScreen();
     updateRelayStatus();
     updateIdentityStatus();
     updateTitle();
@@ -132,17 +163,21 @@ void MainWindow::createActions()
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
     auto *canvasMenu = menuBar()->addMenu(tr("&Canvas"));
-    m_editAction = canvasMenu->addAction(style()->standardIcon(QStyle::SP_FileDialogContentsView),
-                                         tr("&Edit"));
+    m_editAction = canvasMenu->addAction(editIcon(this), tr("&Edit"));
     m_editAction->setObjectName(QStringLiteral("editAction"));
     m_editAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_editAction->setToolTip(tr("Edit the canvas (Ctrl+E)"));
-    connect(m_editAction, &QAction::triggered, m_canvas, &CanvasPane::toggleEditing);
+    // Checked while editing; it keeps its name (renaming it "View" clashed with the View menu and
+    // told a screen reader nothing). toggled, not triggered, so AT-SPI's toggle works too.
+    m_editAction->setCheckable(true);
+    connect(m_editAction, &QAction::toggled, this, [this](bool on) {
+        if (on != m_canvas->isEditing())
+            m_canvas->toggleEditing();
+        updateActions(); // leaving may ask first: the check shows what really happened
+    });
     m_saveAction =
         canvasMenu->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"));
     m_saveAction->setObjectName(QStringLiteral("saveAction"));
     m_saveAction->setShortcut(QKeySequence::Save);
-    m_saveAction->setToolTip(tr("Save the canvas (Ctrl+S)"));
     connect(m_saveAction, &QAction::triggered, m_canvas, &CanvasPane::save);
     m_cancelAction = canvasMenu->addAction(tr("&Cancel Editing / Close Message"));
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
@@ -152,6 +187,8 @@ void MainWindow::createActions()
         canvasMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"));
     m_reloadAction->setObjectName(QStringLiteral("reloadAction"));
     m_reloadAction->setShortcut(QKeySequence::Refresh);
+    m_reloadAction->setToolTip(
+        UiFormat::withShortcut(tr("Reload the canvas"), m_reloadAction->shortcut()));
     connect(m_reloadAction, &QAction::triggered, this, [this] {
         m_canvas->reload();
         m_history->reload(); // F5 refreshes what History lists too
@@ -162,9 +199,15 @@ void MainWindow::createActions()
     m_historyAction->setObjectName(QStringLiteral("historyAction"));
     m_historyAction->setCheckable(true);
     m_historyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    m_historyAction->setToolTip(
+        UiFormat::withShortcut(tr("Show or hide History"), m_historyAction->shortcut()));
     m_searchAction = viewMenu->addAction(tr("&Search"));
     m_searchAction->setObjectName(QStringLiteral("searchAction"));
-    m_searchAction->setShortcut(QKeySequence::Find);
+    // Ctrl+F is the editor's find bar while the editor has focus; Ctrl+Shift+F always searches.
+    m_searchAction->setShortcuts(
+        {QKeySequence(QKeySequence::Find), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)});
+    m_searchAction->setToolTip(
+        UiFormat::withShortcut(tr("Search canvases and people"), m_searchAction->shortcut()));
     m_previewAction = viewMenu->addAction(tr("Live &Preview While Editing"));
     m_previewAction->setObjectName(QStringLiteral("previewAction"));
     m_previewAction->setCheckable(true);
@@ -174,6 +217,14 @@ void MainWindow::createActions()
     viewMenu->addSeparator();
 
     auto *help = menuBar()->addMenu(tr("&Help"));
+    auto *shortcuts = help->addAction(tr("&Keyboard Shortcuts"));
+    shortcuts->setObjectName(QStringLiteral("keyboardShortcutsAction"));
+    shortcuts->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    connect(shortcuts, &QAction::triggered, this, [this] {
+        auto *dialog = new ShortcutsDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
     auto *about = help->addAction(tr("&About Buzz Canvas"));
     about->setObjectName(QStringLiteral("aboutAction"));
     connect(about, &QAction::triggered, this, [this] {
@@ -221,7 +272,11 @@ void MainWindow::createDocks()
     m_diagnosticsDock->hide();
     resizeDocks({m_channelsDock, m_historyDock}, {230, 360}, Qt::Horizontal);
 
-    connect(m_historyAction, &QAction::triggered, this, [this](bool on) {
+    // toggled, not triggered: a screen reader or AT-SPI toggles the checkable toolbar button,
+    // which checks the action without triggering it.
+    connect(m_historyAction, &QAction::toggled, this, [this](bool on) {
+        if (on == m_historyDock->isVisible())
+            return;
         m_historyDock->setVisible(on);
         if (on)
             m_historyDock->raise();
@@ -247,7 +302,9 @@ void MainWindow::createStatusBar()
 {
     m_relayStatus = new QLabel(this);
     m_relayStatus->setObjectName(QStringLiteral("relayStatusLabel"));
-    m_relayStatus->setAccessibleName(tr("Relay status"));
+    // Status labels are named by what they show (a QLabel's accessible name is its text, and a
+    // change is announced); the description says what they are, for automation to find them.
+    m_relayStatus->setAccessibleDescription(tr("Relay status"));
     m_relayRetry = new QToolButton(this);
     m_relayRetry->setObjectName(QStringLiteral("relayRetryButton"));
     m_relayRetry->setAccessibleName(tr("Connect to the relay again"));
@@ -255,7 +312,7 @@ void MainWindow::createStatusBar()
     connect(m_relayRetry, &QToolButton::clicked, m_connectionStatus, &ConnectionStatus::act);
     m_liveStatus = new QLabel(this);
     m_liveStatus->setObjectName(QStringLiteral("liveStatusLabel"));
-    m_liveStatus->setAccessibleName(tr("Live updates"));
+    m_liveStatus->setAccessibleDescription(tr("Live updates"));
     m_identityButton = new QToolButton(this);
     m_identityButton->setObjectName(QStringLiteral("identityButton"));
     m_identityButton->setAccessibleName(tr("Identity"));
@@ -264,7 +321,7 @@ void MainWindow::createStatusBar()
     connect(m_identityButton, &QToolButton::clicked, this, &MainWindow::showIdentity);
     m_saveState = new QLabel(this);
     m_saveState->setObjectName(QStringLiteral("saveStateLabel"));
-    m_saveState->setAccessibleName(tr("Save state"));
+    m_saveState->setAccessibleDescription(tr("Save state"));
     statusBar()->addWidget(m_relayStatus, 1);
     statusBar()->addWidget(m_relayRetry);
     statusBar()->addPermanentWidget(m_liveStatus);
@@ -314,7 +371,31 @@ void MainWindow::onConnectionRecovered()
 
 void MainWindow::start(const QString &firstChannelName)
 {
+    // The channel open when the app was last closed opens again (if the relay still lists it).
+    if (m_settings) {
+        const QString last = m_settings->value(QLatin1String(kLastChannelKey)).toString();
+        if (!last.isEmpty())
+            m_channels->selectChannel(last);
+    }
     m_channels->refresh(firstChannelName);
+}
+
+void MainWindow::fitToScreen()
+{
+    // A layout saved on a bigger monitor, or the 1280×800 default on a small one, must not put
+    // the window (and its title bar) beyond the screen.
+    const QScreen *screen = this->screen();
+    if (!screen)
+        return;
+    const QRect available = screen->availableGeometry();
+    const QSize size = this->size().boundedTo(available.size());
+    if (size != this->size())
+        resize(size);
+    QPoint at = pos();
+    at.setX(qBound(available.left(), at.x(), available.right() + 1 - size.width()));
+    at.setY(qBound(available.top(), at.y(), available.bottom() + 1 - size.height()));
+    if (at != pos())
+        move(at);
 }
 
 void MainWindow::openChannel(const QString &channelId)
@@ -329,6 +410,8 @@ void MainWindow::onChannelActivated(const canvas::ChannelInfo &channel)
         return;
     }
     m_canvas->openChannel(channel); // its new session reaches History through sessionOpened
+    if (m_settings)
+        m_settings->setValue(QLatin1String(kLastChannelKey), channel.id);
     m_connectionStatus->setChannel(channel.id);
     updateTitle();
     updateActions();
@@ -395,7 +478,12 @@ void MainWindow::updateActions()
     const bool canEdit = open && m_canvas->channel().canEditCanvas() && m_canvas->isHeadKnown()
         && session && session->state() == canvas::CanvasSession::State::Viewing;
     m_editAction->setEnabled(canEdit || m_canvas->isEditing());
-    m_editAction->setText(m_canvas->isEditing() ? tr("&View") : tr("&Edit"));
+    m_editAction->setChecked(m_canvas->isEditing());
+    m_editAction->setToolTip(
+        UiFormat::withShortcut(m_canvas->isEditing() ? tr("Leave editing") : tr("Edit the canvas"),
+                               m_editAction->shortcut()));
+    m_saveAction->setToolTip(
+        UiFormat::withShortcut(tr("Save the canvas"), m_saveAction->shortcut()));
     m_saveAction->setEnabled(m_canvas->isEditing());
     m_reloadAction->setEnabled(open);
 }

@@ -21,6 +21,7 @@ class DiagnosticsPanel;
 class HistoryPanel;
 class NoticeBanner;
 class SearchPanel;
+class ShortcutPriority;
 
 // The app window: channels on the left, the canvas in the centre, History / Search / Diagnostics
 // docks, and a status bar with the relay, identity and save state. Services are injected, so tests
@@ -71,6 +72,7 @@ private:
     void updateIdentityStatus();
     void updateTitle();
     void updateActions();
+    void fitToScreen();
 
     UiServices m_services;
     QSettings *m_settings;
@@ -103,6 +105,8 @@ private:
     QToolButton *m_identityButton = nullptr;
     QLabel *m_saveState = nullptr;
     QString m_relayProblem; // the last failed request's long wording (status bar tooltip)
+    ShortcutPriority *m_shortcutPriority = nullptr;
+    bool m_canvasFocusedOnce = false;
 };
 
 } // namespace buzz::ui

@@ -1,5 +1,9 @@
 #include "ui/NoticeBanner.h"
 
+#include "ui/Accessibility.h"
+#include "ui/UiFormat.h"
+
+#include <QAccessible>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -16,8 +20,9 @@ NoticeBanner::NoticeBanner(const QString &name, QWidget *parent)
     , m_actions(new QHBoxLayout)
     , m_close(new QToolButton(this))
 {
+    installAccessibleFactories(); // before any event resolves (and caches) this one's interface
     setObjectName(name);
-    setAccessibleName(name);
+    m_icon->setObjectName(name + QStringLiteral("Icon"));
     m_text->setObjectName(name + QStringLiteral("Text"));
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -26,7 +31,8 @@ NoticeBanner::NoticeBanner(const QString &name, QWidget *parent)
     m_close->setAccessibleName(tr("Close message"));
     m_close->setAutoRaise(true);
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
-    m_close->setToolTip(tr("Close (Esc)"));
+    m_close->setToolTip(
+        UiFormat::withShortcut(tr("Close this message"), QKeySequence(Qt::Key_Escape)));
     connect(m_close, &QToolButton::clicked, this, [this] {
         hide();
         emit closed();
@@ -50,9 +56,14 @@ void NoticeBanner::showMessage(const QString &text, Tone tone, const QString &de
     m_text->setText(text);
     m_text->setToolTip(details);
     setToolTip(details);
-    setAccessibleDescription(text);
+    // An alert (Accessibility.cpp) named by what it says, so a screen reader speaks the message
+    // itself, and announced as it appears, also when it was already visible with other words.
+    setAccessibleName(text);
+    setAccessibleDescription(details);
     applyTone();
     show();
+    QAccessibleEvent alert(this, QAccessible::Alert);
+    QAccessible::updateAccessibility(&alert);
 }
 
 QString NoticeBanner::text() const
@@ -118,10 +129,15 @@ void NoticeBanner::paintEvent(QPaintEvent *)
 void NoticeBanner::applyTone()
 {
     QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
-    if (m_tone == Tone::Warning)
+    QString iconName = m_tone == Tone::Positive ? tr("Success") : tr("Information");
+    if (m_tone == Tone::Warning) {
         icon = QStyle::SP_MessageBoxWarning;
-    else if (m_tone == Tone::Error)
+        iconName = tr("Warning");
+    } else if (m_tone == Tone::Error) {
         icon = QStyle::SP_MessageBoxCritical;
+        iconName = tr("Error");
+    }
+    m_icon->setAccessibleName(iconName); // the tone, for those who cannot see the colour
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize);
     m_icon->setPixmap(style()->standardIcon(icon).pixmap(size, size));
     update();

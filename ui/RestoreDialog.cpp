@@ -36,7 +36,13 @@ RestoreDialog::RestoreDialog(const QString &author, const QString &time,
     restore->setObjectName(QStringLiteral("restoreConfirmButton"));
     restore->setAccessibleName(tr("Restore"));
     restore->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
-    cancel->setDefault(true); // publishing for everyone is never the Enter-key default
+    // Publishing for everyone is never the Enter-key default. A dialog's push buttons are
+    // "auto default": whichever has focus takes Enter, so Restore must not be one, and focus
+    // starts on Cancel.
+    restore->setAutoDefault(false);
+    cancel->setAutoDefault(true);
+    cancel->setDefault(true);
+    cancel->setFocus(Qt::OtherFocusReason);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 

@@ -3,6 +3,7 @@
 #include "canvas/ProfileCache.h"
 #include "canvas/SearchService.h"
 #include "net/nostr/Nip19.h"
+#include "ui/Accessibility.h"
 #include "ui/models/SearchResultModel.h"
 
 #include <QLabel>
@@ -61,6 +62,15 @@ SearchPanel::SearchPanel(const UiServices &services, QWidget *parent)
     connect(m_query, &QLineEdit::returnPressed, this, &SearchPanel::runSearch);
     connect(m_results, &QListView::activated, this, &SearchPanel::onActivated);
     connect(m_results, &QListView::clicked, this, &SearchPanel::onActivated);
+    // A canvas result selected by a screen reader or an AT-SPI script opens like a click; moving
+    // through the results with the keyboard does not (Enter opens).
+    connect(m_results->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this](const QItemSelection &selected) {
+                const QModelIndexList indexes = selected.indexes();
+                if (!indexes.isEmpty() && indexes.first() != m_results->currentIndex())
+                    onActivated(indexes.first());
+            });
+    makeSelectionCurrent(m_results);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);

@@ -1,9 +1,18 @@
 #include "ui/UiFormat.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QLocale>
 
 namespace buzz::ui {
+
+QString UiFormat::withShortcut(const QString &text, const QKeySequence &keys)
+{
+    if (keys.isEmpty())
+        return text;
+    return QCoreApplication::translate("buzz::ui::UiFormat", "%1 (%2)")
+        .arg(text, keys.toString(QKeySequence::NativeText));
+}
 
 QString UiFormat::revisionTime(qint64 unixSeconds)
 {

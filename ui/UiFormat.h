@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QKeySequence>
 #include <QString>
 
 namespace buzz::ui {
@@ -14,6 +15,8 @@ public:
     static QString relativeTime(qint64 unixSeconds, qint64 nowSeconds);
     // "12 lines · 1.2 KB"
     static QString sizeSummary(const QString &text);
+    // "Save the canvas (Ctrl+S)": every tooltip of an action names its shortcut the same way.
+    static QString withShortcut(const QString &text, const QKeySequence &keys);
 };
 
 } // namespace buzz::ui

@@ -14,6 +14,7 @@
 #include "ui/MainWindow.h"
 
 #include <QDir>
+#include <QLockFile>
 #include <QLoggingCategory>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -58,6 +59,29 @@ QCoro::Task<bool> DesktopSession::start()
     if (!QDir().mkpath(m_dataDir)) {
         m_error = tr("Cannot create the data directory %1").arg(m_dataDir);
         co_return false;
+    }
+    if (!m_lock) {
+        // Two apps on one profile would write the same drafts, settings and embedded relay
+        // store. QLockFile takes over a lock whose process is gone (a crash), never a live one.
+        auto lock = std::make_unique<QLockFile>(
+            QDir(m_dataDir).filePath(QStringLiteral("buzz-canvas.lock")));
+        lock->setStaleLockTime(0);
+        if (!lock->tryLock(0)) {
+            qint64 pid = 0;
+            QString host;
+            QString app;
+            lock->getLockInfo(&pid, &host, &app);
+            m_error = lock->error() == QLockFile::LockFailedError
+                ? tr("Buzz Canvas is already running with this profile (%1, process %2 on %3). "
+                     "Switch to that window, or start with --profile DIR for another identity.")
+                      .arg(QDir::toNativeSeparators(m_dataDir))
+                      .arg(pid)
+                      .arg(host)
+                : tr("Cannot lock the profile %1 (check its permissions).")
+                      .arg(QDir::toNativeSeparators(m_dataDir));
+            co_return false;
+        }
+        m_lock = std::move(lock);
     }
 
     // Which relay: --relay / BUZZ_RELAY_URL, else Settings, else the embedded one.

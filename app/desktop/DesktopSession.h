@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+class QLockFile;
 class QSettings;
 
 namespace buzz::client {
@@ -76,6 +77,7 @@ private:
     QString m_dataDir;
     QString m_error;
     std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<QLockFile> m_lock; // one running app per profile (held across restart())
     std::unique_ptr<EmbeddedRelay> m_relay;
     ui::UiServices m_services;
     QObject *m_serviceOwner = nullptr; // parent of connection and services

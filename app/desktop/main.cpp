@@ -3,6 +3,7 @@
 #include "BuzzVersion.h"
 #include "app/desktop/AppOptions.h"
 #include "app/desktop/DesktopSession.h"
+#include "app/desktop/Translations.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -46,6 +47,7 @@ int main(int argc, char *argv[])
     QApplication::setApplicationVersion(QStringLiteral(BUZZ_VERSION_FULL));
     QApplication::setDesktopFileName(QStringLiteral("io.github.buzz.Canvas"));
     QApplication app(argc, argv);
+    desktop::Translations::install(); // the user's language (LANGUAGE, LANG), Qt's own too
 
     const auto options =
         desktop::AppOptions::parse(app.arguments(), QProcessEnvironment::systemEnvironment());

@@ -1,5 +1,7 @@
 #include "net/client/RelayError.h"
 
+#include <QCoreApplication>
+
 namespace buzz::client {
 
 RelayError RelayError::make(Kind kind, QString message, QString detail, int httpStatus)
@@ -20,14 +22,16 @@ bool RelayError::isConflict() const
 QString RelayError::shortText() const
 {
     if (isUnreachable())
-        return QStringLiteral("Can't reach the relay.");
+        return QCoreApplication::translate("buzz::client::RelayError", "Can't reach the relay.");
     return detail;
 }
 
 QString RelayError::longText() const
 {
     if (isUnreachable())
-        return QStringLiteral("Can't reach the relay — check your VPN or network connection.");
+        return QCoreApplication::translate(
+            "buzz::client::RelayError",
+            "Can't reach the relay — check your VPN or network connection.");
     return detail;
 }
 

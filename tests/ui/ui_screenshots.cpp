@@ -1,9 +1,12 @@
 // Renders the README screenshots from the real widgets (QWidget::grab, offscreen or under Xvfb):
 //   ui_screenshots <output dir>  →  main-window.png, history-diff.png, conflict-dialog.png,
-//                                   typed-while-saving.png, relay-offline.png
+//                                   typed-while-saving.png, main-window-de.png (German UI),
+//                                   main-window-dark.png (dark palette), relay-offline.png
 // Not a test: run it by hand when the UI changes.
 
 #include "UiTestHarness.h"
+
+#include "app/desktop/Translations.h"
 
 #include "canvas/CanvasSession.h"
 #include "ui/CanvasPane.h"
@@ -17,8 +20,10 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QListView>
+#include <QPalette>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
+#include <QStyleFactory>
 #include <QTest>
 
 using namespace buzz;
@@ -41,6 +46,54 @@ const QString kPlanV2 = QStringLiteral(
     "overwritten silently.\n");
 const QString kPlanV3 = QString(kPlanV2).replace(QStringLiteral("- [ ] Conflict merge"),
                                                  QStringLiteral("- [x] Conflict merge"));
+
+bool save(QWidget *widget, const QString &path);
+
+// Fusion's dark variant, as a desktop dark theme gives it (Window, Base, Text, Highlight...).
+QPalette darkPalette()
+{
+    QPalette dark;
+    const QColor window(42, 46, 50);
+    const QColor base(32, 35, 38);
+    const QColor text(232, 232, 232);
+    const QColor disabled(127, 127, 127);
+    dark.setColor(QPalette::Window, window);
+    dark.setColor(QPalette::WindowText, text);
+    dark.setColor(QPalette::Base, base);
+    dark.setColor(QPalette::AlternateBase, window);
+    dark.setColor(QPalette::ToolTipBase, base);
+    dark.setColor(QPalette::ToolTipText, text);
+    dark.setColor(QPalette::PlaceholderText, disabled);
+    dark.setColor(QPalette::Text, text);
+    dark.setColor(QPalette::Button, window);
+    dark.setColor(QPalette::ButtonText, text);
+    dark.setColor(QPalette::BrightText, Qt::red);
+    dark.setColor(QPalette::Link, QColor(61, 174, 233));
+    dark.setColor(QPalette::Highlight, QColor(61, 174, 233));
+    dark.setColor(QPalette::HighlightedText, base);
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        dark.setColor(QPalette::Disabled, role, disabled);
+    return dark;
+}
+
+// Another person's window on the launch plan, with History showing the oldest revision.
+bool shootLaunchPlan(UiTestHarness &harness, const QString &profile, const QString &channel,
+                     const QString &path)
+{
+    auto *session = harness.openSession(profile);
+    if (!session || !UiTestHarness::openChannel(session, channel))
+        return false;
+    auto *window = session->window();
+    window->resize(1400, 860);
+    window->historyDock()->show();
+    auto *model = window->historyPanel()->model();
+    if (!QTest::qWaitFor([model] { return model->rowCount() >= 3; }, 10000))
+        return false;
+    window->findChild<QListView *>(QStringLiteral("historyList"))
+        ->setCurrentIndex(model->index(model->rowCount() - 1));
+    QTest::qWait(300);
+    return save(window, path);
+}
 
 bool save(QWidget *widget, const QString &path)
 {
@@ -119,6 +172,19 @@ int main(int argc, char *argv[])
         return 1;
     QTest::qWait(300);
     save(window, QDir(out).filePath(QStringLiteral("typed-while-saving.png")));
+
+    // The German UI (LANGUAGE=de), and a dark palette: other people's windows on the same canvas.
+    desktop::Translations::install(QLocale(QLocale::German, QLocale::Germany));
+    if (!shootLaunchPlan(harness, QStringLiteral("lena"), channel,
+                         QDir(out).filePath(QStringLiteral("main-window-de.png"))))
+        return 1;
+    desktop::Translations::install(QLocale(QLocale::English, QLocale::UnitedStates));
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(darkPalette());
+    if (!shootLaunchPlan(harness, QStringLiteral("sam"), channel,
+                         QDir(out).filePath(QStringLiteral("main-window-dark.png"))))
+        return 1;
+    QApplication::setPalette(QApplication::style()->standardPalette());
 
     // The relay goes away: Jonas's canvas stays on screen, the connection banner says what
     // happens next.

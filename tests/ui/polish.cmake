@@ -1,0 +1,18 @@
+# Issue 19 part B: focus, keys and dialogs; editing keys; layout; accessibility (offscreen) and
+# the AT-SPI check (Xvfb); translations.
+foreach(_suite focus_keys accessibility layout editing translations)
+    buzz_add_qtest(NAME test_ui_${_suite} SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_${_suite}.cpp"
+        LIBS buzz_ui_test_harness TIMEOUT 120 LABELS ui)
+    set_target_properties(test_ui_${_suite} PROPERTIES AUTOMOC ON)
+endforeach()
+target_compile_definitions(test_ui_translations PRIVATE BUZZ_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+# The German UI: the user's language comes from LANGUAGE, as on a desktop.
+set_tests_properties(test_ui_translations PROPERTIES
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_LOGGING_RULES=buzz.*.debug=false;LANGUAGE=de")
+
+# The real app driven from outside through AT-SPI only (tests/ui/atspi): finds it, edits, saves,
+# reads the canvas and the save state, restores a revision from History. Xvfb and a private D-Bus
+# session with the AT-SPI bus; exit 77 (skipped) only when that bus cannot start.
+add_test(NAME test_ui_atspi
+    COMMAND "${CMAKE_CURRENT_LIST_DIR}/atspi/run_atspi_check.sh" "$<TARGET_FILE:buzz-canvas>")
+set_tests_properties(test_ui_atspi PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "ui;atspi")

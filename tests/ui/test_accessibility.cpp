@@ -1,0 +1,213 @@
+// Accessibility and external automation (issue 19): what a screen reader or an AT-SPI script
+// reads and does through the accessible interfaces Qt exports — live label text, History toggled
+// from its toolbar button, rows selected without moving the current index, the Edit action's
+// name, the canvas as a document, named banner icons and announced notices.
+
+#include "UiTestHarness.h"
+
+#include "ui/CanvasPane.h"
+#include "ui/HistoryPanel.h"
+#include "ui/MainWindow.h"
+#include "ui/NoticeBanner.h"
+#include "ui/models/HistoryModel.h"
+
+#include <QAccessible>
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QListView>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTest>
+#include <QToolBar>
+
+
+using namespace buzz;
+using test::UiTestHarness;
+
+namespace {
+
+QAccessibleInterface *accessible(QObject *object)
+{
+    return QAccessible::queryAccessibleInterface(object);
+}
+
+QString accessibleName(QObject *object)
+{
+    auto *iface = accessible(object);
+    return iface ? iface->text(QAccessible::Name) : QString();
+}
+
+QWidget *toolButton(ui::MainWindow *window, const char *actionName)
+{
+    auto *toolbar = window->findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+    auto *action = window->findChild<QAction *>(QLatin1String(actionName));
+    return toolbar && action ? toolbar->widgetForAction(action) : nullptr;
+}
+
+} // namespace
+
+class AccessibilityTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void labelsExposeWhatTheyShow()
+    {
+        UiTestHarness harness;
+        auto *session = harness.openSession(QStringLiteral("reader"));
+        QVERIFY(session);
+        QVERIFY(UiTestHarness::createChannel(session, QStringLiteral("notes")));
+        QVERIFY(UiTestHarness::seedRevision(session, QStringLiteral("one\ntwo\n")));
+        QVERIFY(UiTestHarness::seedRevision(session, QStringLiteral("one\nthree\nfour\n")));
+        auto *window = session->window();
+        auto *pane = window->canvasPane();
+        QTRY_VERIFY(pane->head() && pane->head()->content == QStringLiteral("one\nthree\nfour\n"));
+
+        auto *info = window->findChild<QLabel *>(QStringLiteral("revisionInfoLabel"));
+        QTRY_VERIFY(info->text().startsWith(QStringLiteral("Last edited by ")));
+        QCOMPARE(accessibleName(info), info->text());
+        QCOMPARE(accessible(info)->text(QAccessible::Description),
+                 QStringLiteral("Current revision"));
+
+        auto *relay = window->findChild<QLabel *>(QStringLiteral("relayStatusLabel"));
+        QTRY_VERIFY(relay->text().endsWith(QStringLiteral("Connected")));
+        QCOMPARE(accessibleName(relay), relay->text());
+        QCOMPARE(accessible(relay)->text(QAccessible::Description), QStringLiteral("Relay status"));
+
+        // The save state follows the edit, in its accessible name too.
+        auto *saveState = window->findChild<QLabel *>(QStringLiteral("saveStateLabel"));
+        QCOMPARE(accessible(saveState)->text(QAccessible::Description),
+                 QStringLiteral("Save state"));
+        pane->startEditing();
+        window->findChild<QPlainTextEdit *>(QStringLiteral("canvasEditor"))
+            ->insertPlainText(QStringLiteral("typed "));
+        QTRY_COMPARE(saveState->text(), QStringLiteral("Unsaved changes"));
+        QCOMPARE(accessibleName(saveState), QStringLiteral("Unsaved changes"));
+        pane->save();
+        QTRY_COMPARE_WITH_TIMEOUT(saveState->text(), QStringLiteral("Saved"), 10000);
+        QCOMPARE(accessibleName(saveState), QStringLiteral("Saved"));
+
+        // The diff summary of the selected revision.
+        window->historyDock()->show();
+        auto *model = window->historyPanel()->model();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 10000);
+        auto *list = window->findChild<QListView *>(QStringLiteral("historyList"));
+        list->setCurrentIndex(model->index(2));
+        auto *summary = window->findChild<QLabel *>(QStringLiteral("diffSummaryLabel"));
+        QVERIFY2(summary->text().startsWith(QStringLiteral("+2 −3 lines")),
+                 qPrintable(summary->text()));
+        QCOMPARE(accessibleName(summary), summary->text());
+        QCOMPARE(accessible(summary)->text(QAccessible::Description),
+                 QStringLiteral("Difference summary"));
+    }
+
+    void toolbarTogglesAndSelectionsWorkThroughAccessibility()
+    {
+        UiTestHarness harness;
+        auto *session = harness.openSession(QStringLiteral("driver"));
+        QVERIFY(session);
+        QVERIFY(UiTestHarness::createChannel(session, QStringLiteral("first")));
+        QVERIFY(UiTestHarness::seedRevision(session, QStringLiteral("old text\n")));
+        QVERIFY(UiTestHarness::seedRevision(session, QStringLiteral("new text\n")));
+        auto *window = session->window();
+        auto *pane = window->canvasPane();
+        QTRY_VERIFY(pane->head() && pane->head()->content == QStringLiteral("new text\n"));
+
+        // History's toolbar button toggled the way AT-SPI does: the dock follows both ways.
+        QWidget *historyButton = toolButton(window, "historyAction");
+        QVERIFY(historyButton);
+        auto *actions = accessible(historyButton)->actionInterface();
+        QVERIFY(actions);
+        QVERIFY(actions->actionNames().contains(QAccessibleActionInterface::toggleAction()));
+        actions->doAction(QAccessibleActionInterface::toggleAction());
+        QTRY_VERIFY(window->historyDock()->isVisible());
+        actions->doAction(QAccessibleActionInterface::toggleAction());
+        QTRY_VERIFY(!window->historyDock()->isVisible());
+        actions->doAction(QAccessibleActionInterface::toggleAction());
+        QTRY_VERIFY(window->historyDock()->isVisible());
+
+        // Selecting the older revision through the table interface enables Restore.
+        auto *model = window->historyPanel()->model();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 2, 10000);
+        auto *list = window->findChild<QListView *>(QStringLiteral("historyList"));
+        auto *table = accessible(list)->tableInterface();
+        QVERIFY(table);
+        QVERIFY(table->selectRow(1));
+        auto *restore = window->findChild<QPushButton *>(QStringLiteral("restoreButton"));
+        QTRY_VERIFY(restore->isEnabled());
+        QCOMPARE(list->currentIndex().row(), 1);
+
+        // The same for the channel list: selecting another channel opens it.
+        QVERIFY(UiTestHarness::createChannel(session, QStringLiteral("second")));
+        auto *channels = window->findChild<QListView *>(QStringLiteral("channelList"));
+        QTRY_COMPARE(channels->model()->rowCount(), 2);
+        const int firstRow = channels->currentIndex().row() == 0 ? 1 : 0;
+        QVERIFY(accessible(channels)->tableInterface()->selectRow(firstRow));
+        QTRY_COMPARE(pane->channel().name, QStringLiteral("first"));
+
+        // Edit keeps its name while editing (and is checked).
+        QWidget *editButton = toolButton(window, "editAction");
+        QCOMPARE(accessibleName(editButton), QStringLiteral("Edit"));
+        QTRY_VERIFY(pane->isHeadKnown());
+        accessible(editButton)
+            ->actionInterface()
+            ->doAction(QAccessibleActionInterface::toggleAction());
+        QTRY_VERIFY(pane->isEditing());
+        QCOMPARE(accessibleName(editButton), QStringLiteral("Edit"));
+        QVERIFY(accessible(editButton)->state().checked);
+        accessible(editButton)
+            ->actionInterface()
+            ->doAction(QAccessibleActionInterface::toggleAction());
+        QTRY_VERIFY(!pane->isEditing());
+        QVERIFY(!accessible(editButton)->state().checked);
+    }
+
+    void canvasIsADocumentAndNoticesAreAnnounced()
+    {
+        UiTestHarness harness;
+        auto *session = harness.openSession(QStringLiteral("doc"));
+        QVERIFY(session);
+        QVERIFY(UiTestHarness::createChannel(session, QStringLiteral("doc")));
+        QVERIFY(UiTestHarness::seedRevision(session, QStringLiteral("# Title\n\nSome *text*.\n")));
+        auto *window = session->window();
+        auto *pane = window->canvasPane();
+        QTRY_VERIFY(pane->head() && pane->head()->content.startsWith(QStringLiteral("# Title")));
+
+        auto *view = window->findChild<QWidget *>(QStringLiteral("canvasView"));
+        QVERIFY(view);
+        QAccessibleInterface *canvas = accessible(view);
+        QCOMPARE(canvas->role(), QAccessible::Document);
+        QCOMPARE(canvas->text(QAccessible::Name), QStringLiteral("Canvas"));
+        QVERIFY(canvas->state().readOnly);
+        auto *text = canvas->textInterface();
+        QVERIFY(text);
+        QTRY_COMPARE(text->text(0, text->characterCount()), QStringLiteral("Title\nSome text."));
+        int start = 0;
+        int end = 0;
+        QCOMPARE(text->textAtOffset(7, QAccessible::WordBoundary, &start, &end),
+                 QStringLiteral("Some"));
+        text->setSelection(0, 0, 5);
+        QCOMPARE(text->selectionCount(), 1);
+
+        // A notice is an alert (screen readers announce an alert as it shows) named by its
+        // message, with a named icon. (The Alert event itself needs a live bridge: the AT-SPI check
+        // finds the alert on the bus.)
+        pane->startEditing();
+        window->findChild<QPlainTextEdit *>(QStringLiteral("canvasEditor"))
+            ->insertPlainText(QStringLiteral("more "));
+        pane->save();
+        auto *notice = window->findChild<ui::NoticeBanner *>(QStringLiteral("saveNotice"));
+        QTRY_COMPARE_WITH_TIMEOUT(notice->text(), QStringLiteral("Saved."), 10000);
+        QCOMPARE(accessible(notice)->role(), QAccessible::AlertMessage);
+        QCOMPARE(accessibleName(notice), QStringLiteral("Saved."));
+        QCOMPARE(accessibleName(notice->findChild<QLabel *>(QStringLiteral("saveNoticeIcon"))),
+                 QStringLiteral("Success"));
+    }
+};
+
+QTEST_MAIN(AccessibilityTest)
+#include "test_accessibility.moc"

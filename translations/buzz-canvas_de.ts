@@ -1,0 +1,1431 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de">
+<context>
+    <name>OutcomePresenter</name>
+    <message>
+        <source>Check that the relay URL in Settings is the address the relay advertises, and that Identity holds the key this relay knows.</source>
+        <translation>Prüfen Sie, ob die Relay-Adresse in den Einstellungen die ist, die das Relay ankündigt, und ob „Identität“ den Schlüssel enthält, den dieses Relay kennt.</translation>
+    </message>
+    <message>
+        <source>The relay refused this identity: %1</source>
+        <translation>Das Relay hat diese Identität abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Check the relay URL in Settings.</source>
+        <translation>Prüfen Sie die Relay-Adresse in den Einstellungen.</translation>
+    </message>
+    <message>
+        <source>Your later changes are not saved yet.</source>
+        <translation>Ihre späteren Änderungen sind noch nicht gespeichert.</translation>
+    </message>
+    <message>
+        <source>Restored.</source>
+        <translation>Wiederhergestellt.</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>Gespeichert.</translation>
+    </message>
+    <message>
+        <source>Restored. We couldn't verify against the latest revision just now — check the canvas if a concurrent edit appears.</source>
+        <translation>Wiederhergestellt. Ein Abgleich mit der neuesten Revision war gerade nicht möglich – prüfen Sie die Canvas, falls eine gleichzeitige Änderung auftaucht.</translation>
+    </message>
+    <message>
+        <source>Saved. We couldn't verify against the latest revision just now — check History if a concurrent edit appears.</source>
+        <translation>Gespeichert. Ein Abgleich mit der neuesten Revision war gerade nicht möglich – prüfen Sie den Verlauf, falls eine gleichzeitige Änderung auftaucht.</translation>
+    </message>
+    <message>
+        <source>This revision is already the current canvas.</source>
+        <translation>Diese Revision ist bereits die aktuelle Canvas.</translation>
+    </message>
+    <message>
+        <source>Nothing to save: this text is already the current canvas.</source>
+        <translation>Nichts zu speichern: Dieser Text ist bereits die aktuelle Canvas.</translation>
+    </message>
+    <message>
+        <source>This canvas changed since you loaded it — reload to see the latest, then reapply your edit.</source>
+        <translation>Diese Canvas wurde seit dem Laden geändert – laden Sie neu, um den neuesten Stand zu sehen, und übernehmen Sie dann Ihre Änderung erneut.</translation>
+    </message>
+    <message>
+        <source>A concurrent edit is now current. Your restore was preserved in History.</source>
+        <translation>Eine gleichzeitige Änderung ist jetzt aktuell. Ihre Wiederherstellung bleibt im Verlauf erhalten.</translation>
+    </message>
+    <message>
+        <source>A concurrent edit is now current. Your save was preserved in History — merge it, or restore it from History.</source>
+        <translation>Eine gleichzeitige Änderung ist jetzt aktuell. Ihre Speicherung bleibt im Verlauf erhalten – führen Sie sie zusammen oder stellen Sie sie aus dem Verlauf wieder her.</translation>
+    </message>
+    <message>
+        <source>We couldn't confirm whether the restore reached the relay. Retry sends the same restore again — it can't apply twice.</source>
+        <translation>Es ließ sich nicht bestätigen, ob die Wiederherstellung das Relay erreicht hat. „Erneut versuchen“ sendet dieselbe Wiederherstellung noch einmal – sie kann nicht doppelt wirken.</translation>
+    </message>
+    <message>
+        <source>We couldn't confirm whether your save reached the relay. Your text is kept — retry to send the same save again.</source>
+        <translation>Es ließ sich nicht bestätigen, ob Ihre Speicherung das Relay erreicht hat. Ihr Text bleibt erhalten – versuchen Sie es erneut, um dieselbe Speicherung noch einmal zu senden.</translation>
+    </message>
+    <message>
+        <source>Restore failed.</source>
+        <translation>Wiederherstellen fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Save failed.</source>
+        <translation>Speichern fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Wird gespeichert …</translation>
+    </message>
+    <message>
+        <source>Save outcome unknown</source>
+        <translation>Ergebnis des Speicherns unbekannt</translation>
+    </message>
+    <message>
+        <source>Not saved: conflict</source>
+        <translation>Nicht gespeichert: Konflikt</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>Draft autosaved %1</source>
+        <translation>Entwurf automatisch gesichert %1</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Gespeichert</translation>
+    </message>
+    <message>
+        <source>Saved (unverified)</source>
+        <translation>Gespeichert (unbestätigt)</translation>
+    </message>
+    <message>
+        <source>Saved, but superseded</source>
+        <translation>Gespeichert, aber überholt</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>Nicht gespeichert</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Buzz Canvas</source>
+        <translation>Buzz Canvas</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::client::RelayError</name>
+    <message>
+        <source>Can't reach the relay.</source>
+        <translation>Das Relay ist nicht erreichbar.</translation>
+    </message>
+    <message>
+        <source>Can't reach the relay — check your VPN or network connection.</source>
+        <translation>Das Relay ist nicht erreichbar – prüfen Sie Ihr VPN oder Ihre Netzwerkverbindung.</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::desktop::DesktopSession</name>
+    <message>
+        <source>Cannot create the data directory %1</source>
+        <translation>Das Datenverzeichnis %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Buzz Canvas is already running with this profile (%1, process %2 on %3). Switch to that window, or start with --profile DIR for another identity.</source>
+        <translation>Buzz Canvas läuft bereits mit diesem Profil (%1, Prozess %2 auf %3). Wechseln Sie zu diesem Fenster oder starten Sie mit --profile VERZEICHNIS für eine andere Identität.</translation>
+    </message>
+    <message>
+        <source>Cannot lock the profile %1 (check its permissions).</source>
+        <translation>Das Profil %1 lässt sich nicht sperren (prüfen Sie seine Zugriffsrechte).</translation>
+    </message>
+    <message>
+        <source>Not a relay address: %1</source>
+        <translation>Keine Relay-Adresse: %1</translation>
+    </message>
+    <message>
+        <source>The embedded relay could not start: %1</source>
+        <translation>Das eingebettete Relay konnte nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>Embedded relay</source>
+        <translation>Eingebettetes Relay</translation>
+    </message>
+    <message>
+        <source>Currently overridden by %1 (%2).</source>
+        <translation>Derzeit überschrieben durch %1 (%2).</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::CanvasDisplay</name>
+    <message>
+        <source>Canvas</source>
+        <translation>Canvas</translation>
+    </message>
+    <message>
+        <source>Canvas (Markdown source)</source>
+        <translation>Canvas (Markdown-Quelltext)</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::CanvasEditor</name>
+    <message>
+        <source>Canvas Markdown editor</source>
+        <translation>Markdown-Editor der Canvas</translation>
+    </message>
+    <message>
+        <source>Write your canvas content in Markdown…</source>
+        <translation>Schreiben Sie den Inhalt Ihrer Canvas in Markdown …</translation>
+    </message>
+    <message>
+        <source>Rendered preview</source>
+        <translation>Gerenderte Vorschau</translation>
+    </message>
+    <message>
+        <source>The live preview pauses for canvases over %1 KB so typing stays fast. Save to see the result.</source>
+        <translation>Die Live-Vorschau pausiert bei Canvases über %1 KB, damit das Tippen flüssig bleibt. Speichern Sie, um das Ergebnis zu sehen.</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::CanvasHeader</name>
+    <message>
+        <source>Save canvas</source>
+        <translation>Canvas speichern</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Channel description</source>
+        <translation>Kanalbeschreibung</translation>
+    </message>
+    <message>
+        <source>Current revision</source>
+        <translation>Aktuelle Revision</translation>
+    </message>
+    <message>
+        <source>Save the canvas</source>
+        <translation>Canvas speichern</translation>
+    </message>
+    <message>
+        <source>Cancel editing</source>
+        <translation>Bearbeiten abbrechen</translation>
+    </message>
+    <message>
+        <source>Leave editing</source>
+        <translation>Bearbeiten beenden</translation>
+    </message>
+    <message>
+        <source>No channel open</source>
+        <translation>Kein Kanal geöffnet</translation>
+    </message>
+    <message>
+        <source>Last edited by %1 · %2</source>
+        <translation>Zuletzt bearbeitet von %1 · %2</translation>
+    </message>
+    <message>
+        <source> · you are editing an older revision (%1)</source>
+        <translation> · Sie bearbeiten eine ältere Revision (%1)</translation>
+    </message>
+    <message>
+        <source> · editing</source>
+        <translation> · in Bearbeitung</translation>
+    </message>
+    <message>
+        <source>New canvas · editing</source>
+        <translation>Neue Canvas · in Bearbeitung</translation>
+    </message>
+    <message>
+        <source>No revisions yet</source>
+        <translation>Noch keine Revisionen</translation>
+    </message>
+    <message>
+        <source>Loading canvas…</source>
+        <translation>Canvas wird geladen …</translation>
+    </message>
+    <message>
+        <source>Buzz Canvas</source>
+        <translation>Buzz Canvas</translation>
+    </message>
+    <message>
+        <source>Revision %1</source>
+        <translation>Revision %1</translation>
+    </message>
+    <message>
+        <source>Edit canvas</source>
+        <translation>Canvas bearbeiten</translation>
+    </message>
+    <message>
+        <source>Create canvas</source>
+        <translation>Canvas anlegen</translation>
+    </message>
+    <message>
+        <source>You can't edit this canvas.</source>
+        <translation>Sie können diese Canvas nicht bearbeiten.</translation>
+    </message>
+    <message>
+        <source>Waiting for the relay to say which revision is current.</source>
+        <translation>Warte darauf, dass das Relay die aktuelle Revision nennt.</translation>
+    </message>
+    <message>
+        <source>Edit the canvas</source>
+        <translation>Canvas bearbeiten</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Wird gespeichert …</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::CanvasPane</name>
+    <message>
+        <source>&amp;Discard changes</source>
+        <translation>Änderungen &amp;verwerfen</translation>
+    </message>
+    <message>
+        <source>&amp;Keep editing</source>
+        <translation>&amp;Weiter bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Show latest</source>
+        <translation>&amp;Neuesten Stand zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Delete draft</source>
+        <translation>Entwurf &amp;löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Keep draft</source>
+        <translation>Entwurf &amp;behalten</translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Einstellungen …</translation>
+    </message>
+    <message>
+        <source>Identity…</source>
+        <translation>Identität …</translation>
+    </message>
+    <message>
+        <source>&amp;Join channel</source>
+        <translation>Kanal &amp;beitreten</translation>
+    </message>
+    <message>
+        <source>&amp;Merge…</source>
+        <translation>&amp;Zusammenführen …</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>&amp;Neu laden</translation>
+    </message>
+    <message>
+        <source>Restore &amp;draft</source>
+        <translation>&amp;Entwurf wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Discard…</source>
+        <translation>Verwerfen …</translation>
+    </message>
+    <message>
+        <source>Delete this draft? Its text is not saved anywhere else.</source>
+        <translation>Diesen Entwurf löschen? Sein Text ist nirgends sonst gespeichert.</translation>
+    </message>
+    <message>
+        <source>Choose a channel to see its canvas.</source>
+        <translation>Wählen Sie einen Kanal, um seine Canvas zu sehen.</translation>
+    </message>
+    <message>
+        <source>Loading canvas…</source>
+        <translation>Canvas wird geladen …</translation>
+    </message>
+    <message>
+        <source>No canvas set for this channel.</source>
+        <translation>Für diesen Kanal ist keine Canvas angelegt.</translation>
+    </message>
+    <message>
+        <source>Restoring a revision…</source>
+        <translation>Revision wird wiederhergestellt …</translation>
+    </message>
+    <message>
+        <source>Retry the restore in History first.</source>
+        <translation>Wiederholen Sie zuerst die Wiederherstellung im Verlauf.</translation>
+    </message>
+    <message>
+        <source>This channel is archived — its canvas is read-only.</source>
+        <translation>Dieser Kanal ist archiviert – seine Canvas ist schreibgeschützt.</translation>
+    </message>
+    <message>
+        <source>Direct messages have no editable canvas.</source>
+        <translation>Direktnachrichten haben keine bearbeitbare Canvas.</translation>
+    </message>
+    <message>
+        <source>Read-only: you are not a member of this private channel.</source>
+        <translation>Schreibgeschützt: Sie sind kein Mitglied dieses privaten Kanals.</translation>
+    </message>
+    <message>
+        <source>Read-only until you join this open channel.</source>
+        <translation>Schreibgeschützt, bis Sie diesem offenen Kanal beitreten.</translation>
+    </message>
+    <message>
+        <source>Someone</source>
+        <translation>Jemand</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>jetzt</translation>
+    </message>
+    <message>
+        <source>Save merge</source>
+        <translation>Zusammenführung speichern</translation>
+    </message>
+    <message>
+        <source>Use merge</source>
+        <translation>Zusammenführung übernehmen</translation>
+    </message>
+    <message>
+        <source>Changed by %1</source>
+        <translation>Geändert von %1</translation>
+    </message>
+    <message>
+        <source>%1 saved a new revision at %2 while you were editing. Reload shows it (you are asked first; your text stays as a draft); Merge combines it with your edit.</source>
+        <translation>%1 hat um %2 eine neue Revision gespeichert, während Sie bearbeitet haben. „Neu laden“ zeigt sie (mit Rückfrage; Ihr Text bleibt als Entwurf erhalten); „Zusammenführen“ vereint sie mit Ihrer Änderung.</translation>
+    </message>
+    <message>
+        <source>Leave editing and show the latest revision? Your text is kept as a draft you can restore.</source>
+        <translation>Bearbeiten beenden und die neueste Revision zeigen? Ihr Text bleibt als Entwurf erhalten, den Sie wiederherstellen können.</translation>
+    </message>
+    <message>
+        <source>You have an unsaved draft of this canvas from %1.</source>
+        <translation>Sie haben einen ungespeicherten Entwurf dieser Canvas vom %1.</translation>
+    </message>
+    <message>
+        <source>It was started from the current revision.</source>
+        <translation>Er beruht auf der aktuellen Revision.</translation>
+    </message>
+    <message>
+        <source>It was started from an older revision; saving it will offer a merge.</source>
+        <translation>Er beruht auf einer älteren Revision; beim Speichern wird eine Zusammenführung angeboten.</translation>
+    </message>
+    <message>
+        <source>Discard your unsaved changes? The autosaved draft is deleted too.</source>
+        <translation>Ihre ungespeicherten Änderungen verwerfen? Der automatisch gesicherte Entwurf wird ebenfalls gelöscht.</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::ChannelListModel</name>
+    <message>
+        <source>  (archived)</source>
+        <translation>  (archiviert)</translation>
+    </message>
+    <message>
+        <source>  (not joined)</source>
+        <translation>  (nicht beigetreten)</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::ChannelListPanel</name>
+    <message>
+        <source>New…</source>
+        <translation>Neu …</translation>
+    </message>
+    <message>
+        <source>Join</source>
+        <translation>Beitreten</translation>
+    </message>
+    <message>
+        <source>Filter channels</source>
+        <translation>Kanäle filtern</translation>
+    </message>
+    <message>
+        <source>Channels</source>
+        <translation>Kanäle</translation>
+    </message>
+    <message>
+        <source>New channel</source>
+        <translation>Neuer Kanal</translation>
+    </message>
+    <message>
+        <source>Create a channel</source>
+        <translation>Einen Kanal anlegen</translation>
+    </message>
+    <message>
+        <source>Join channel</source>
+        <translation>Kanal beitreten</translation>
+    </message>
+    <message>
+        <source>Join the selected open channel</source>
+        <translation>Dem ausgewählten offenen Kanal beitreten</translation>
+    </message>
+    <message>
+        <source>Loading channels…</source>
+        <translation>Kanäle werden geladen …</translation>
+    </message>
+    <message>
+        <source>Your first channel. Its canvas is a shared Markdown page.</source>
+        <translation>Ihr erster Kanal. Seine Canvas ist eine gemeinsame Markdown-Seite.</translation>
+    </message>
+    <message>
+        <source>Creating #%1…</source>
+        <translation>#%1 wird angelegt …</translation>
+    </message>
+    <message>
+        <source>Couldn't create the channel: %1</source>
+        <translation>Der Kanal konnte nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>Couldn't join: %1</source>
+        <translation>Beitritt nicht möglich: %1</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::ConflictDialog</name>
+    <message>
+        <source>Your version of this part</source>
+        <translation>Ihre Fassung dieses Abschnitts</translation>
+    </message>
+    <message>
+        <source>Their version of this part</source>
+        <translation>Deren Fassung dieses Abschnitts</translation>
+    </message>
+    <message>
+        <source>Merged result</source>
+        <translation>Zusammengeführtes Ergebnis</translation>
+    </message>
+    <message>
+        <source>Merge your edit</source>
+        <translation>Ihre Änderung zusammenführen</translation>
+    </message>
+    <message>
+        <source>%1 saved a newer revision (%2)</source>
+        <translation>%1 hat eine neuere Revision gespeichert (%2)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1.&lt;/b&gt; Your changes and theirs merge cleanly — review the result below and save it.</source>
+        <translation>&lt;b&gt;%1.&lt;/b&gt; Ihre und deren Änderungen lassen sich sauber zusammenführen – prüfen Sie das Ergebnis unten und speichern Sie es.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1.&lt;/b&gt; One part of the canvas was changed by both of you. Pick a version for it, or edit the result directly.</source>
+        <translation>&lt;b&gt;%1.&lt;/b&gt; Ein Abschnitt der Canvas wurde von Ihnen beiden geändert. Wählen Sie eine Fassung dafür oder bearbeiten Sie das Ergebnis direkt.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1.&lt;/b&gt; %2 parts of the canvas were changed by both of you. Pick a version for each, or edit the result directly.</source>
+        <translation>&lt;b&gt;%1.&lt;/b&gt; %2 Abschnitte der Canvas wurden von Ihnen beiden geändert. Wählen Sie für jeden eine Fassung oder bearbeiten Sie das Ergebnis direkt.</translation>
+    </message>
+    <message>
+        <source>Conflicting parts</source>
+        <translation>Abschnitte im Konflikt</translation>
+    </message>
+    <message>
+        <source>Conflict %1 — line %2</source>
+        <translation>Konflikt %1 – Zeile %2</translation>
+    </message>
+    <message>
+        <source>Use &amp;mine</source>
+        <translation>&amp;Meine verwenden</translation>
+    </message>
+    <message>
+        <source>Use &amp;theirs</source>
+        <translation>&amp;Deren verwenden</translation>
+    </message>
+    <message>
+        <source>Use &amp;both (mine first)</source>
+        <translation>&amp;Beide verwenden (meine zuerst)</translation>
+    </message>
+    <message>
+        <source>Mine</source>
+        <translation>Meine</translation>
+    </message>
+    <message>
+        <source>Theirs — %1</source>
+        <translation>Deren – %1</translation>
+    </message>
+    <message>
+        <source>&amp;Replace my edit</source>
+        <translation>Meine Änderung &amp;ersetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Keep my edit</source>
+        <translation>Meine Änderung &amp;behalten</translation>
+    </message>
+    <message>
+        <source>Save merge</source>
+        <translation>Zusammenführung speichern</translation>
+    </message>
+    <message>
+        <source>Keep mine on top of theirs</source>
+        <translation>Meine auf deren setzen</translation>
+    </message>
+    <message>
+        <source>Save your whole text as the next revision after theirs. Their revision stays in History.</source>
+        <translation>Ihren ganzen Text als nächste Revision nach deren speichern. Deren Revision bleibt im Verlauf.</translation>
+    </message>
+    <message>
+        <source>Take theirs</source>
+        <translation>Deren übernehmen</translation>
+    </message>
+    <message>
+        <source>Continue from their revision. Your text stays recoverable with Undo and as a draft.</source>
+        <translation>Mit deren Revision weitermachen. Ihr Text bleibt über „Rückgängig“ und als Entwurf wiederherstellbar.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Close without changing your editor</source>
+        <translation>Schließen, ohne Ihren Editor zu ändern</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>mine</source>
+        <translation>meine</translation>
+    </message>
+    <message>
+        <source>theirs</source>
+        <translation>deren</translation>
+    </message>
+    <message>
+        <source>both</source>
+        <translation>beide</translation>
+    </message>
+    <message>
+        <source>Conflict %1 — %2</source>
+        <translation>Konflikt %1 – %2</translation>
+    </message>
+    <message>
+        <source>Remove the conflict markers (&lt;&lt;&lt;&lt;&lt;&lt;&lt;, =======, &gt;&gt;&gt;&gt;&gt;&gt;&gt;) from the result to save your edit.</source>
+        <translation>Entfernen Sie die Konfliktmarkierungen (&lt;&lt;&lt;&lt;&lt;&lt;&lt;, =======, &gt;&gt;&gt;&gt;&gt;&gt;&gt;) aus dem Ergebnis, um Ihre Änderung zu speichern.</translation>
+    </message>
+    <message>
+        <source>Result edited by hand: ready to save.</source>
+        <translation>Ergebnis von Hand bearbeitet: bereit zum Speichern.</translation>
+    </message>
+    <message>
+        <source>Clean merge: ready to save.</source>
+        <translation>Saubere Zusammenführung: bereit zum Speichern.</translation>
+    </message>
+    <message>
+        <source>All conflicts resolved: ready to save.</source>
+        <translation>Alle Konflikte gelöst: bereit zum Speichern.</translation>
+    </message>
+    <message>
+        <source>1 conflict left to resolve.</source>
+        <translation>1 Konflikt ist noch zu lösen.</translation>
+    </message>
+    <message>
+        <source>%1 conflicts left to resolve.</source>
+        <translation>%1 Konflikte sind noch zu lösen.</translation>
+    </message>
+    <message>
+        <source>Replace the result you edited by hand? Your edit of the result is lost.</source>
+        <translation>Das von Hand bearbeitete Ergebnis ersetzen? Ihre Bearbeitung des Ergebnisses geht verloren.</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::ConnectionStatus</name>
+    <message>
+        <source>Not connected</source>
+        <translation>Nicht verbunden</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbinde …</translation>
+    </message>
+    <message>
+        <source>Connecting again (attempt %1)…</source>
+        <translation>Verbinde erneut (Versuch %1) …</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>Verbunden</translation>
+    </message>
+    <message>
+        <source>The relay is not answering (silent for %1 s). Saves may not go through.</source>
+        <translation>Das Relay antwortet nicht (seit %1 s still). Speichern klappt möglicherweise nicht.</translation>
+    </message>
+    <message>
+        <source>Can't reach the relay. Retrying in %1 s.</source>
+        <translation>Das Relay ist nicht erreichbar. Neuer Versuch in %1 s.</translation>
+    </message>
+    <message>
+        <source>Can't reach the relay. Retrying now.</source>
+        <translation>Das Relay ist nicht erreichbar. Neuer Versuch läuft.</translation>
+    </message>
+    <message>
+        <source>The relay refused this identity: %1</source>
+        <translation>Das Relay hat diese Identität abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Check that Identity holds the key this relay knows, and that the relay URL in Settings is the address the relay advertises; then Reconnect.</source>
+        <translation>Prüfen Sie, ob „Identität“ den Schlüssel enthält, den dieses Relay kennt, und ob die Relay-Adresse in den Einstellungen die ist, die das Relay ankündigt; verbinden Sie dann neu.</translation>
+    </message>
+    <message>
+        <source>Last problem: %1. Check your VPN or network connection.</source>
+        <translation>Letztes Problem: %1. Prüfen Sie Ihr VPN oder Ihre Netzwerkverbindung.</translation>
+    </message>
+    <message>
+        <source>Live updates paused</source>
+        <translation>Live-Aktualisierung pausiert</translation>
+    </message>
+    <message>
+        <source>Live updates starting…</source>
+        <translation>Live-Aktualisierung startet …</translation>
+    </message>
+    <message>
+        <source>Live updates on</source>
+        <translation>Live-Aktualisierung an</translation>
+    </message>
+    <message>
+        <source>Live updates paused (relay: %1) — resubscribing in %2 s</source>
+        <translation>Live-Aktualisierung pausiert (Relay: %1) – neues Abonnement in %2 s</translation>
+    </message>
+    <message>
+        <source>Live updates paused (relay: %1) — resubscribing now</source>
+        <translation>Live-Aktualisierung pausiert (Relay: %1) – wird neu abonniert</translation>
+    </message>
+    <message>
+        <source>Live updates off (relay: %1) — reload to see changes</source>
+        <translation>Live-Aktualisierung aus (Relay: %1) – laden Sie neu, um Änderungen zu sehen</translation>
+    </message>
+    <message>
+        <source>Retry now</source>
+        <translation>Jetzt erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Reconnect</source>
+        <translation>Neu verbinden</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::CreateChannelDialog</name>
+    <message>
+        <source>Private (members only)</source>
+        <translation>Privat (nur Mitglieder)</translation>
+    </message>
+    <message>
+        <source>New Channel</source>
+        <translation>Neuer Kanal</translation>
+    </message>
+    <message>
+        <source>Channel name</source>
+        <translation>Kanalname</translation>
+    </message>
+    <message>
+        <source>design-reviews</source>
+        <translation>design-reviews</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>Anlegen</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation>&amp;Beschreibung:</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::DiagnosticsPanel</name>
+    <message>
+        <source>Relay requests</source>
+        <translation>Relay-Anfragen</translation>
+    </message>
+    <message>
+        <source>Relay connection</source>
+        <translation>Relay-Verbindung</translation>
+    </message>
+    <message>
+        <source>Copy as JSON</source>
+        <translation>Als JSON kopieren</translation>
+    </message>
+    <message>
+        <source>Copy request log as JSON</source>
+        <translation>Anfrageprotokoll als JSON kopieren</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>Clear request log</source>
+        <translation>Anfrageprotokoll leeren</translation>
+    </message>
+    <message>
+        <source>Relay: %1</source>
+        <translation>Relay: %1</translation>
+    </message>
+    <message>
+        <source>%1 requests · %2 strong · %3 routed · %4 failed</source>
+        <translation>%1 Anfragen · %2 strikt · %3 geroutet · %4 fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::DiffView</name>
+    <message>
+        <source>Difference summary</source>
+        <translation>Zusammenfassung der Unterschiede</translation>
+    </message>
+    <message>
+        <source>Difference to the current canvas</source>
+        <translation>Unterschied zur aktuellen Canvas</translation>
+    </message>
+    <message>
+        <source>Select a revision to compare it with the current canvas.</source>
+        <translation>Wählen Sie eine Revision, um sie mit der aktuellen Canvas zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>Identical to the current canvas.</source>
+        <translation>Identisch mit der aktuellen Canvas.</translation>
+    </message>
+    <message>
+        <source>Only line endings or the final newline differ from the current canvas.</source>
+        <translation>Nur Zeilenenden oder der abschließende Zeilenumbruch unterscheiden sich von der aktuellen Canvas.</translation>
+    </message>
+    <message>
+        <source>+%1 −%2 lines compared with the current canvas (+ only in this revision, − only in the current canvas)</source>
+        <translation>+%1 −%2 Zeilen gegenüber der aktuellen Canvas (+ nur in dieser Revision, − nur in der aktuellen Canvas)</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::FindBar</name>
+    <message>
+        <source>Match &amp;case</source>
+        <translation>&amp;Groß-/Kleinschreibung beachten</translation>
+    </message>
+    <message>
+        <source>&amp;Previous</source>
+        <translation>&amp;Vorheriger</translation>
+    </message>
+    <message>
+        <source>&amp;Next</source>
+        <translation>&amp;Nächster</translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation>&amp;Ersetzen</translation>
+    </message>
+    <message>
+        <source>Replace &amp;all</source>
+        <translation>&amp;Alle ersetzen</translation>
+    </message>
+    <message>
+        <source>Find in the canvas</source>
+        <translation>In der Canvas suchen</translation>
+    </message>
+    <message>
+        <source>Replace with</source>
+        <translation>Ersetzen durch</translation>
+    </message>
+    <message>
+        <source>Match case</source>
+        <translation>Groß-/Kleinschreibung beachten</translation>
+    </message>
+    <message>
+        <source>Find result</source>
+        <translation>Suchergebnis</translation>
+    </message>
+    <message>
+        <source>Find previous</source>
+        <translation>Vorherigen Treffer suchen</translation>
+    </message>
+    <message>
+        <source>Find next</source>
+        <translation>Nächsten Treffer suchen</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>Ersetzen</translation>
+    </message>
+    <message>
+        <source>Replace all</source>
+        <translation>Alle ersetzen</translation>
+    </message>
+    <message>
+        <source>Close find bar</source>
+        <translation>Suchleiste schließen</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>Nicht gefunden</translation>
+    </message>
+    <message>
+        <source>Wrapped around</source>
+        <translation>Am Anfang fortgesetzt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replaced</source>
+        <translation>
+            <numerusform>%n ersetzt</numerusform><numerusform>%n ersetzt</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::HistoryItemDelegate</name>
+    <message>
+        <source>Current</source>
+        <translation>Aktuell</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::HistoryModel</name>
+    <message>
+        <source>%1, %2, current</source>
+        <translation>%1, %2, aktuell</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>Revision %1</source>
+        <translation>Revision %1</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::HistoryPanel</name>
+    <message>
+        <source>Load older</source>
+        <translation>Ältere laden</translation>
+    </message>
+    <message>
+        <source>Restore this revision</source>
+        <translation>Diese Revision wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Revisions, newest first</source>
+        <translation>Revisionen, neueste zuerst</translation>
+    </message>
+    <message>
+        <source>Load older revisions</source>
+        <translation>Ältere Revisionen laden</translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Loading history...</source>
+        <translation>Verlauf wird geladen …</translation>
+    </message>
+    <message>
+        <source>Couldn't refresh history — showing last known revisions.</source>
+        <translation>Der Verlauf konnte nicht aktualisiert werden – die zuletzt bekannten Revisionen werden gezeigt.</translation>
+    </message>
+    <message>
+        <source>No revisions yet.</source>
+        <translation>Noch keine Revisionen.</translation>
+    </message>
+    <message>
+        <source>Loading...</source>
+        <translation>Wird geladen …</translation>
+    </message>
+    <message>
+        <source>Restoring...</source>
+        <translation>Wird wiederhergestellt …</translation>
+    </message>
+    <message>
+        <source>This revision is the current canvas.</source>
+        <translation>Diese Revision ist die aktuelle Canvas.</translation>
+    </message>
+    <message>
+        <source>Leave editing to restore a revision.</source>
+        <translation>Beenden Sie das Bearbeiten, um eine Revision wiederherzustellen.</translation>
+    </message>
+    <message>
+        <source>Retry the last restore first: it may have reached the relay.</source>
+        <translation>Wiederholen Sie zuerst die letzte Wiederherstellung: Sie hat das Relay womöglich erreicht.</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::IdentityDialog</name>
+    <message>
+        <source>&amp;Import</source>
+        <translation>&amp;Importieren</translation>
+    </message>
+    <message>
+        <source>&amp;Generate new key…</source>
+        <translation>Neuen Schlüssel &amp;erzeugen …</translation>
+    </message>
+    <message>
+        <source>Identity</source>
+        <translation>Identität</translation>
+    </message>
+    <message>
+        <source>Your public key (npub)</source>
+        <translation>Ihr öffentlicher Schlüssel (npub)</translation>
+    </message>
+    <message>
+        <source>Secret key to import (nsec or hex)</source>
+        <translation>Zu importierender geheimer Schlüssel (nsec oder hex)</translation>
+    </message>
+    <message>
+        <source>nsec1… or 64 hex characters</source>
+        <translation>nsec1… oder 64 Hex-Zeichen</translation>
+    </message>
+    <message>
+        <source>Import key</source>
+        <translation>Schlüssel importieren</translation>
+    </message>
+    <message>
+        <source>Generate new key</source>
+        <translation>Neuen Schlüssel erzeugen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy npub</source>
+        <translation>npub kopieren</translation>
+    </message>
+    <message>
+        <source>Public key:</source>
+        <translation>Öffentlicher Schlüssel:</translation>
+    </message>
+    <message>
+        <source>Stored in:</source>
+        <translation>Gespeichert in:</translation>
+    </message>
+    <message>
+        <source>Import key:</source>
+        <translation>Schlüssel importieren:</translation>
+    </message>
+    <message>
+        <source>(no key)</source>
+        <translation>(kein Schlüssel)</translation>
+    </message>
+    <message>
+        <source> — set by the environment, so Import and Generate apply only after it is unset.</source>
+        <translation> – durch die Umgebung gesetzt, daher wirken Importieren und Erzeugen erst, wenn sie nicht mehr gesetzt ist.</translation>
+    </message>
+    <message>
+        <source>Importing…</source>
+        <translation>Wird importiert …</translation>
+    </message>
+    <message>
+        <source>Imported. The relay now knows you as %1.</source>
+        <translation>Importiert. Das Relay kennt Sie jetzt als %1.</translation>
+    </message>
+    <message>
+        <source>Replace my key with a new one</source>
+        <translation>Meinen Schlüssel durch einen neuen ersetzen</translation>
+    </message>
+    <message>
+        <source>A new key is a new person on the relay: channels you belong to stay with the old key. Import the old nsec to go back.</source>
+        <translation>Ein neuer Schlüssel ist für das Relay eine neue Person: Ihre Kanäle bleiben beim alten Schlüssel. Importieren Sie den alten nsec, um zurückzukehren.</translation>
+    </message>
+    <message>
+        <source>New key generated.</source>
+        <translation>Neuer Schlüssel erzeugt.</translation>
+    </message>
+    <message>
+        <source>New key generated, but it could not be stored: %1</source>
+        <translation>Neuer Schlüssel erzeugt, aber er konnte nicht gespeichert werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::MainWindow</name>
+    <message>
+        <source>Buzz Canvas</source>
+        <translation>Buzz Canvas</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;New Channel…</source>
+        <translation>&amp;Neuer Kanal …</translation>
+    </message>
+    <message>
+        <source>&amp;Identity…</source>
+        <translation>&amp;Identität …</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Canvas</source>
+        <translation>&amp;Canvas</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Editing / Close Message</source>
+        <translation>Bearbeiten &amp;abbrechen / Meldung schließen</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>&amp;Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload the canvas</source>
+        <translation>Canvas neu laden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;History</source>
+        <translation>&amp;Verlauf</translation>
+    </message>
+    <message>
+        <source>Show or hide History</source>
+        <translation>Verlauf zeigen oder verbergen</translation>
+    </message>
+    <message>
+        <source>&amp;Search</source>
+        <translation>&amp;Suche</translation>
+    </message>
+    <message>
+        <source>Search canvases and people</source>
+        <translation>Canvases und Personen durchsuchen</translation>
+    </message>
+    <message>
+        <source>Live &amp;Preview While Editing</source>
+        <translation>Live-&amp;Vorschau beim Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>&amp;About Buzz Canvas</source>
+        <translation>&amp;Über Buzz Canvas</translation>
+    </message>
+    <message>
+        <source>About Buzz Canvas</source>
+        <translation>Über Buzz Canvas</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Buzz Canvas&lt;/b&gt; %1&lt;br&gt;Edit the shared Markdown canvas of Buzz channels.&lt;br&gt;Saves are compare-and-swap and verified; nothing is overwritten silently.</source>
+        <translation>&lt;b&gt;Buzz Canvas&lt;/b&gt; %1&lt;br&gt;Bearbeiten Sie die gemeinsame Markdown-Canvas von Buzz-Kanälen.&lt;br&gt;Speichern geschieht per Compare-and-Swap und wird geprüft; nichts wird stillschweigend überschrieben.</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>Hauptleiste</translation>
+    </message>
+    <message>
+        <source>Channels</source>
+        <translation>Kanäle</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation>Diagnose</translation>
+    </message>
+    <message>
+        <source>&amp;Diagnostics</source>
+        <translation>&amp;Diagnose</translation>
+    </message>
+    <message>
+        <source>Relay status</source>
+        <translation>Relay-Status</translation>
+    </message>
+    <message>
+        <source>Connect to the relay again</source>
+        <translation>Erneut mit dem Relay verbinden</translation>
+    </message>
+    <message>
+        <source>Live updates</source>
+        <translation>Live-Aktualisierung</translation>
+    </message>
+    <message>
+        <source>Identity</source>
+        <translation>Identität</translation>
+    </message>
+    <message>
+        <source>Your identity — click to manage it</source>
+        <translation>Ihre Identität – klicken, um sie zu verwalten</translation>
+    </message>
+    <message>
+        <source>Save state</source>
+        <translation>Speicherstatus</translation>
+    </message>
+    <message>
+        <source>Relay connection</source>
+        <translation>Relay-Verbindung</translation>
+    </message>
+    <message>
+        <source>Retry now</source>
+        <translation>Jetzt erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Reconnect</source>
+        <translation>Neu verbinden</translation>
+    </message>
+    <message>
+        <source>Identity…</source>
+        <translation>Identität …</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Einstellungen …</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>No identity</source>
+        <translation>Keine Identität</translation>
+    </message>
+    <message>
+        <source>%1
+Stored in: %2</source>
+        <translation>%1
+Gespeichert in: %2</translation>
+    </message>
+    <message>
+        <source>Leave editing</source>
+        <translation>Bearbeiten beenden</translation>
+    </message>
+    <message>
+        <source>Edit the canvas</source>
+        <translation>Canvas bearbeiten</translation>
+    </message>
+    <message>
+        <source>Save the canvas</source>
+        <translation>Canvas speichern</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::NoticeBanner</name>
+    <message>
+        <source>Close message</source>
+        <translation>Meldung schließen</translation>
+    </message>
+    <message>
+        <source>Close this message</source>
+        <translation>Diese Meldung schließen</translation>
+    </message>
+    <message>
+        <source>Success</source>
+        <translation>Erfolg</translation>
+    </message>
+    <message>
+        <source>Information</source>
+        <translation>Information</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::RequestLogModel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Caller</source>
+        <translation>Aufrufer</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>Served by</source>
+        <translation>Bedient von</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::RestoreDialog</name>
+    <message>
+        <source>Restore this revision?</source>
+        <translation>Diese Revision wiederherstellen?</translation>
+    </message>
+    <message>
+        <source>This publishes %1's revision from %2 as the current canvas for everyone in this channel. History is preserved: nothing is deleted, and the current revision stays in History.</source>
+        <translation>Damit wird die Revision von %1 vom %2 für alle in diesem Kanal als aktuelle Canvas veröffentlicht. Der Verlauf bleibt erhalten: Nichts wird gelöscht, und die aktuelle Revision bleibt im Verlauf.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::SearchPanel</name>
+    <message>
+        <source>Search canvases and people</source>
+        <translation>Canvases und Personen durchsuchen</translation>
+    </message>
+    <message>
+        <source>Search results</source>
+        <translation>Suchergebnisse</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>Suche läuft …</translation>
+    </message>
+    <message>
+        <source>Canvases</source>
+        <translation>Canvases</translation>
+    </message>
+    <message>
+        <source>People</source>
+        <translation>Personen</translation>
+    </message>
+    <message>
+        <source>No results for “%1”.</source>
+        <translation>Keine Ergebnisse für „%1“.</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::SettingsDialog</name>
+    <message>
+        <source>&amp;Embedded relay (runs inside the app, data stays on this computer)</source>
+        <translation>&amp;Eingebettetes Relay (läuft in der App, die Daten bleiben auf diesem Rechner)</translation>
+    </message>
+    <message>
+        <source>&amp;Remote relay:</source>
+        <translation>Entfe&amp;rntes Relay:</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Embedded relay</source>
+        <translation>Eingebettetes Relay</translation>
+    </message>
+    <message>
+        <source>Remote relay</source>
+        <translation>Entferntes Relay</translation>
+    </message>
+    <message>
+        <source>Relay URL</source>
+        <translation>Relay-Adresse</translation>
+    </message>
+    <message>
+        <source>Changing the relay reconnects the app. Unsaved text is kept as a draft.</source>
+        <translation>Ein Wechsel des Relays verbindet die App neu. Ungespeicherter Text bleibt als Entwurf erhalten.</translation>
+    </message>
+    <message>
+        <source>Enter the relay's address, for example wss://relay.example.com.</source>
+        <translation>Geben Sie die Adresse des Relays ein, zum Beispiel wss://relay.example.com.</translation>
+    </message>
+    <message>
+        <source>This is not a relay address (use ws://, wss://, http:// or https://).</source>
+        <translation>Das ist keine Relay-Adresse (verwenden Sie ws://, wss://, http:// oder https://).</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> oder </translation>
+    </message>
+    <message>
+        <source>Find in the canvas (while editing)</source>
+        <translation>In der Canvas suchen (beim Bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Find and replace in the canvas (while editing)</source>
+        <translation>In der Canvas suchen und ersetzen (beim Bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Next / previous match</source>
+        <translation>Nächster / vorheriger Treffer</translation>
+    </message>
+    <message>
+        <source>Undo / redo (also past a save)</source>
+        <translation>Rückgängig / Wiederherstellen (auch über das Speichern hinaus)</translation>
+    </message>
+    <message>
+        <source>Clear the channel filter</source>
+        <translation>Kanalfilter leeren</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Tasten</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::UiFormat</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+</TS>
