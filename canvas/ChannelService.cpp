@@ -1,5 +1,7 @@
 #include "canvas/ChannelService.h"
 
+#include "canvas/CanvasWriteRules.h"
+
 #include "net/client/HttpBridge.h"
 #include "net/client/RelayConnection.h"
 #include "net/nostr/EventOrder.h"
@@ -57,6 +59,11 @@ nostr::Filter kindFilter(int kind)
 }
 
 } // namespace
+
+bool ChannelInfo::canEditCanvas() const
+{
+    return CanvasWriteRules::canWrite(*this);
+}
 
 std::optional<ChannelInfo> ChannelInfo::fromMetadataEvent(const nostr::Event &event)
 {

@@ -1,5 +1,6 @@
 #include "ui/CanvasPane.h"
 
+#include "canvas/CanvasWriteRules.h"
 #include "canvas/ProfileCache.h"
 #include "ui/CanvasDisplay.h"
 #include "ui/CanvasEditor.h"
@@ -344,25 +345,26 @@ void CanvasPane::updateHeader()
 
 void CanvasPane::updateReadOnlyNotice()
 {
-    if (m_channel.id.isEmpty() || m_channel.canEditCanvas()) {
+    using Access = canvas::CanvasWriteRules::Access;
+    const Access access = canvas::CanvasWriteRules::access(m_channel);
+    // An open channel takes anyone's canvas writes (relay ingest step 8): not joining it is worth
+    // a word and a Join button, never a "read-only".
+    const bool openNotJoined = access == Access::Allowed && !m_channel.isMember;
+    if (access == Access::NoChannel || (access == Access::Allowed && !openNotJoined)) {
         m_readOnly->hide();
         return;
     }
-    if (m_channel.archived) {
+    m_readOnly->setActionVisible(QStringLiteral("Join"), openNotJoined);
+    if (openNotJoined)
+        m_readOnly->showMessage(tr("You haven't joined this open channel. Anyone can edit its "
+                                   "canvas; join to keep it among your channels."),
+                                NoticeBanner::Tone::Info);
+    else if (access == Access::Archived)
         m_readOnly->showMessage(tr("This channel is archived — its canvas is read-only."),
                                 NoticeBanner::Tone::Info);
-        m_readOnly->setActionVisible(QStringLiteral("Join"), false);
-    } else if (m_channel.isDirectMessage()) {
-        m_readOnly->showMessage(tr("Direct messages have no editable canvas."),
+    else
+        m_readOnly->showMessage(tr("Read-only: you are not a member of this private channel."),
                                 NoticeBanner::Tone::Info);
-        m_readOnly->setActionVisible(QStringLiteral("Join"), false);
-    } else if (!m_channel.isMember) {
-        m_readOnly->showMessage(m_channel.isPrivate
-                                    ? tr("Read-only: you are not a member of this private channel.")
-                                    : tr("Read-only until you join this open channel."),
-                                NoticeBanner::Tone::Info);
-        m_readOnly->setActionVisible(QStringLiteral("Join"), !m_channel.isPrivate);
-    }
 }
 
 void CanvasPane::updateSaveState()
