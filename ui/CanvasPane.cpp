@@ -205,7 +205,7 @@ std::optional<canvas::CanvasRevision> CanvasPane::editBase() const
 
 QString CanvasPane::authorName(const QString &pubkey) const
 {
-    return m_services.profiles ? m_services.profiles->displayName(pubkey) : pubkey.left(12);
+    return UiFormat::personName(m_services.profiles, pubkey);
 }
 
 void CanvasPane::flushDraft()
@@ -329,6 +329,9 @@ void CanvasPane::updateHeader()
     if (m_session) {
         state.head = m_session->head();
         state.headAuthorName = state.head ? authorName(state.head->author) : QString();
+        state.headAuthorToolTip = state.head
+            ? UiFormat::personToolTip(m_services.profiles, state.head->author)
+            : QString();
         state.editBase = m_session->editBase();
         state.headKnown = m_session->isHeadKnown();
         state.loading = m_session->isLoading();
@@ -347,8 +350,8 @@ void CanvasPane::updateReadOnlyNotice()
 {
     using Access = canvas::CanvasWriteRules::Access;
     const Access access = canvas::CanvasWriteRules::access(m_channel);
-    // An open channel takes anyone's canvas writes (relay ingest step 8): not joining it is worth
-    // a word and a Join button, never a "read-only".
+    // An open channel takes anyone's canvas writes (relay ingest step 8): not joining it is worth a
+    // word and a Join button, never a "read-only".
     const bool openNotJoined = access == Access::Allowed && !m_channel.isMember;
     if (access == Access::NoChannel || (access == Access::Allowed && !openNotJoined)) {
         m_readOnly->hide();
@@ -480,8 +483,10 @@ void CanvasPane::onLiveChange(const canvas::CanvasRevision &revision)
 {
     m_liveChange->showMessage(
         tr("Changed by %1").arg(authorName(revision.author)), NoticeBanner::Tone::Info,
-        tr("%1 saved a new revision at %2 while you were editing. Reload shows it (you are asked "
-           "first; your text stays as a draft); Merge combines it with your edit.")
+        tr("%1 saved a new revision at %2 while you were editing. Reload shows "
+           "it (you are asked "
+           "first; your text stays as a draft); Merge combines it with your "
+           "edit.")
             .arg(authorName(revision.author), UiFormat::revisionTime(revision.createdAt)));
 }
 
@@ -493,10 +498,10 @@ void CanvasPane::askReload()
         m_session->leaveEditing();
         return;
     }
-    m_reloadConfirm->showMessage(
-        tr("Leave editing and show the latest revision? Your text is kept as a draft you can "
-           "restore."),
-        NoticeBanner::Tone::Warning);
+    m_reloadConfirm->showMessage(tr("Leave editing and show the latest revision? "
+                                    "Your text is kept as a draft you can "
+                                    "restore."),
+                                 NoticeBanner::Tone::Warning);
     m_reloadConfirm->action(QStringLiteral("Keep"))->setFocus();
 }
 
@@ -514,7 +519,8 @@ void CanvasPane::offerDrafts()
             draft->key.baseRevision
                     == (head ? head->eventId : QString::fromLatin1(canvas::kExpectedNone))
                 ? tr("It was started from the current revision.")
-                : tr("It was started from an older revision; saving it will offer a merge."));
+                : tr("It was started from an older revision; saving it will offer "
+                     "a merge."));
         return;
     }
     m_draftBanner->hide();
@@ -542,9 +548,9 @@ bool CanvasPane::cancel()
         if (m_session->isBusy())
             return false;
         if (m_session->hasUnsavedChanges()) {
-            m_discardConfirm->showMessage(
-                tr("Discard your unsaved changes? The autosaved draft is deleted too."),
-                NoticeBanner::Tone::Warning);
+            m_discardConfirm->showMessage(tr("Discard your unsaved changes? The "
+                                             "autosaved draft is deleted too."),
+                                          NoticeBanner::Tone::Warning);
             m_discardConfirm->action(QStringLiteral("Keep"))->setFocus();
             return true;
         }

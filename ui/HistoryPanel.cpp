@@ -273,8 +273,7 @@ void HistoryPanel::askRestore()
     if (!revision || !m_session || m_session->state() != State::Viewing)
         return;
     const canvas::CanvasRevision target = *revision;
-    const QString author =
-        m_services.profiles ? m_services.profiles->displayName(target.author) : target.author;
+    const QString author = UiFormat::personName(m_services.profiles, target.author);
     // The head is frozen now, when the question is asked, not when it is answered.
     const auto &head = m_session->head();
     std::optional<QString> frozen = head ? std::optional<QString>(head->eventId) : std::nullopt;

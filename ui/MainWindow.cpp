@@ -3,6 +3,7 @@
 #include "canvas/CanvasSession.h"
 #include "canvas/DraftStore.h"
 #include "canvas/Identity.h"
+#include "canvas/ProfileCache.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "ui/CanvasEditor.h"
@@ -89,6 +90,9 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
     connect(m_connectionStatus, &ConnectionStatus::changed, this, &MainWindow::updateRelayStatus);
     connect(m_services.connection->socket(), &client::RelaySocket::recovered, this,
             &MainWindow::onConnectionRecovered);
+    if (m_services.profiles)
+        connect(m_services.profiles, &canvas::ProfileCache::profilesUpdated, this,
+                &MainWindow::updateIdentityStatus);
     connect(m_services.identity, &canvas::Identity::changed, this, [this] {
         updateIdentityStatus();
         m_channels->refresh(); // "my channels" belong to the identity
@@ -371,8 +375,16 @@ void MainWindow::updateRelayStatus()
 
 void MainWindow::updateIdentityStatus()
 {
-    m_identityButton->setText(m_services.identity->hasKey() ? m_services.identity->shortNpub()
-                                                            : tr("No identity"));
+    // The name others see when there is one, else the short npub (the tooltip has the npub).
+    const auto own = m_services.profiles && m_services.identity->hasKey()
+        ? m_services.profiles->profile(m_services.identity->publicKeyHex())
+        : std::nullopt;
+    if (!own && m_services.profiles && m_services.identity->hasKey())
+        m_services.profiles->request({m_services.identity->publicKeyHex()});
+    m_identityButton->setText(!m_services.identity->hasKey() ? tr("No identity")
+                                  : own && !own->displayName.isEmpty()
+                                  ? own->displayName
+                                  : m_services.identity->shortNpub());
     m_identityButton->setToolTip(
         tr("%1\nStored in: %2")
             .arg(m_services.identity->npub(), m_services.identity->storageDescription()));
@@ -424,7 +436,7 @@ void MainWindow::showSettings()
 
 void MainWindow::showIdentity()
 {
-    auto *dialog = new IdentityDialog(m_services.identity, this);
+    auto *dialog = new IdentityDialog(m_services.identity, m_services.profiles, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }

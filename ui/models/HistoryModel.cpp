@@ -2,6 +2,7 @@
 
 #include "canvas/CanvasSession.h"
 #include "canvas/ProfileCache.h"
+#include "ui/RelativeTimeTicker.h"
 #include "ui/UiFormat.h"
 
 #include <QSet>
@@ -17,6 +18,14 @@ HistoryModel::HistoryModel(canvas::ProfileCache *profiles, QObject *parent)
     if (m_profiles)
         connect(m_profiles, &canvas::ProfileCache::profilesUpdated, this,
                 &HistoryModel::onProfilesUpdated);
+    connect(RelativeTimeTicker::instance(), &RelativeTimeTicker::tick, this, &HistoryModel::onTick);
+}
+
+void HistoryModel::onTick()
+{
+    if (!m_revisions.empty())
+        emit dataChanged(index(0), index(int(m_revisions.size()) - 1),
+                         {TimeRole, Qt::AccessibleTextRole});
 }
 
 void HistoryModel::setSession(canvas::CanvasSession *session)
@@ -158,7 +167,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         return {};
     const bool current = revision->hasId(currentHeadId());
     const auto author = [&] {
-        return m_profiles ? m_profiles->displayName(revision->author) : revision->author.left(12);
+        return UiFormat::personName(m_profiles, revision->author);
     };
     switch (role) {
     case Qt::DisplayRole:
@@ -169,13 +178,15 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
             ? tr("%1, %2, current").arg(author(), UiFormat::revisionTime(revision->createdAt))
             : tr("%1, %2").arg(author(), UiFormat::revisionTime(revision->createdAt));
     case Qt::ToolTipRole:
-        return tr("Revision %1").arg(revision->eventId.left(16));
+        return tr("%1\n%2\nRevision %3")
+            .arg(UiFormat::revisionTime(revision->createdAt),
+                 UiFormat::personToolTip(m_profiles, revision->author), revision->eventId.left(16));
     case EventIdRole:
         return revision->eventId;
     case AuthorPubkeyRole:
         return revision->author;
     case TimeRole:
-        return UiFormat::revisionTime(revision->createdAt);
+        return UiFormat::relativeTime(revision->createdAt);
     case CreatedAtRole:
         return revision->createdAt;
     case IsCurrentRole:

@@ -28,7 +28,7 @@ public:
         EventIdRole = Qt::UserRole + 1,
         AuthorRole, // display name (profile name, else short npub)
         AuthorPubkeyRole,
-        TimeRole, // formatted local time
+        TimeRole, // relative ("5 min ago"); the exact time is in the tooltip
         CreatedAtRole, // unix seconds
         IsCurrentRole,
     };
@@ -55,6 +55,7 @@ public:
 
 private:
     void onProfilesUpdated(const QStringList &pubkeys);
+    void onTick(); // relative times move on
     void onHeadChanged();
     // Inserts the session's head and confirmed revisions the pages lack, in the relay's order.
     // Only where they belong among the rows listed so far: an older one waits for its page.
