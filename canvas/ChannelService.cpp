@@ -100,6 +100,25 @@ QString ChannelService::newChannelId()
     return QUuid::createUuid().toString(QUuid::WithoutBraces).toLower();
 }
 
+std::optional<ChannelInfo> ChannelService::findByName(const std::vector<ChannelInfo> &channels,
+                                                      const QString &name)
+{
+    const auto normalized = [](const QString &text) {
+        QString trimmed = text.trimmed();
+        while (trimmed.startsWith(QLatin1Char('#')))
+            trimmed.remove(0, 1);
+        return trimmed.trimmed();
+    };
+    const QString wanted = normalized(name);
+    if (wanted.isEmpty())
+        return std::nullopt;
+    for (const ChannelInfo &channel : channels) {
+        if (normalized(channel.name).compare(wanted, Qt::CaseInsensitive) == 0)
+            return channel;
+    }
+    return std::nullopt;
+}
+
 QCoro::Task<Result<std::vector<ChannelInfo>>> ChannelService::list()
 {
     const QString me = m_connection->publicKeyHex();

@@ -74,6 +74,10 @@ public:
     QCoro::Task<client::Result<void>> leave(QString channel); // kind 9022
 
     static QString newChannelId(); // lower-case UUID v4
+    // A listed channel already called `name` (case, surrounding spaces and a leading '#' ignored),
+    // so the user can be warned before making a second one: the relay allows it.
+    static std::optional<ChannelInfo> findByName(const std::vector<ChannelInfo> &channels,
+                                                 const QString &name);
 
 private:
     QCoro::Task<client::Result<void>> publishMembership(QString channel, int kind, QString caller);

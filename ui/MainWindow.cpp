@@ -159,6 +159,7 @@ void MainWindow::createActions()
     connect(m_reloadAction, &QAction::triggered, this, [this] {
         m_canvas->reload();
         m_history->reload(); // F5 refreshes what History lists too
+        m_channels->refresh(); // and the channel list (channels made by others appear)
     });
 
     auto *viewMenu = menuBar()->addMenu(tr("&View"));
@@ -181,11 +182,12 @@ void MainWindow::createActions()
     auto *about = help->addAction(tr("&About Buzz Canvas"));
     about->setObjectName(QStringLiteral("aboutAction"));
     connect(about, &QAction::triggered, this, [this] {
-        QMessageBox::about(
-            this, tr("About Buzz Canvas"),
-            tr("<b>Buzz Canvas</b> %1<br>Edit the shared Markdown canvas of Buzz channels.<br>"
-               "Saves are compare-and-swap and verified; nothing is overwritten silently.")
-                .arg(QCoreApplication::applicationVersion()));
+        QMessageBox::about(this, tr("About Buzz Canvas"),
+                           tr("<b>Buzz Canvas</b> %1<br>Edit the shared Markdown "
+                              "canvas of Buzz channels.<br>"
+                              "Saves are compare-and-swap and verified; nothing is "
+                              "overwritten silently.")
+                               .arg(QCoreApplication::applicationVersion()));
     });
 
     auto *toolbar = addToolBar(tr("Main"));
