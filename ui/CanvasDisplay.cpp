@@ -1,11 +1,16 @@
 #include "ui/CanvasDisplay.h"
 
+#include "canvas/CanvasWriteRules.h"
 #include "ui/CanvasEditor.h"
+#include "ui/MarkdownRenderer.h"
+#include "ui/UiFormat.h"
 
 #include <QFontDatabase>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTextBrowser>
+#include <QVBoxLayout>
 
 namespace buzz::ui {
 
@@ -13,7 +18,10 @@ CanvasDisplay::CanvasDisplay(CanvasEditor *editor, QWidget *parent)
     : QStackedWidget(parent)
     , m_stateLabel(new QLabel(this))
     , m_view(new QTextBrowser(this))
-    , m_sourceView(new QPlainTextEdit(this))
+    , m_sourcePage(new QWidget(this))
+    , m_sourceNotice(new QLabel(m_sourcePage))
+    , m_renderAnyway(new QPushButton(tr("&Render anyway"), m_sourcePage))
+    , m_sourceView(new QPlainTextEdit(m_sourcePage))
     , m_editor(editor)
 {
     m_stateLabel->setObjectName(QStringLiteral("canvasStateLabel"));
@@ -28,10 +36,23 @@ CanvasDisplay::CanvasDisplay(CanvasEditor *editor, QWidget *parent)
     m_sourceView->setAccessibleName(tr("Canvas (Markdown source)"));
     m_sourceView->setReadOnly(true);
     m_sourceView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_sourceNotice->setObjectName(QStringLiteral("canvasSourceNotice"));
+    m_sourceNotice->setWordWrap(true);
+    m_renderAnyway->setObjectName(QStringLiteral("renderCanvasButton"));
+    m_renderAnyway->setAccessibleName(tr("Render the canvas anyway"));
+    connect(m_renderAnyway, &QPushButton::clicked, this, &CanvasDisplay::renderLarge);
+    auto *noticeRow = new QHBoxLayout;
+    noticeRow->addWidget(m_sourceNotice, 1);
+    noticeRow->addWidget(m_renderAnyway, 0, Qt::AlignVCenter);
+    auto *sourceLayout = new QVBoxLayout(m_sourcePage);
+    sourceLayout->setContentsMargins(0, 0, 0, 0);
+    sourceLayout->setSpacing(4);
+    sourceLayout->addLayout(noticeRow);
+    sourceLayout->addWidget(m_sourceView, 1);
     addWidget(m_stateLabel);
     addWidget(m_view);
     addWidget(m_editor);
-    addWidget(m_sourceView);
+    addWidget(m_sourcePage);
 }
 
 void CanvasDisplay::showState(const QString &text)
@@ -45,12 +66,27 @@ void CanvasDisplay::showContent(const QString &markdown)
     if (markdown.size() > CanvasEditor::kRenderLimit) {
         m_sourceView->setPlainText(markdown);
         m_view->clear();
-        setCurrentWidget(m_sourceView);
+        m_sourceNotice->setText(
+            tr("This canvas is %1, so it is shown as Markdown source: laying out a "
+               "rendered "
+               "canvas over %2 takes seconds and would freeze the window.")
+                .arg(UiFormat::locale().formattedDataSize(
+                         canvas::CanvasWriteRules::utf8Size(markdown), 1,
+                         QLocale::DataSizeIecFormat),
+                     UiFormat::locale().formattedDataSize(CanvasEditor::kRenderLimit, 0,
+                                                          QLocale::DataSizeIecFormat)));
+        setCurrentWidget(m_sourcePage);
     } else {
         m_sourceView->clear();
-        m_view->setMarkdown(markdown);
+        MarkdownRenderer::render(m_view->document(), markdown, m_view->palette());
         setCurrentWidget(m_view);
     }
+}
+
+void CanvasDisplay::renderLarge()
+{
+    MarkdownRenderer::render(m_view->document(), m_sourceView->toPlainText(), m_view->palette());
+    setCurrentWidget(m_view);
 }
 
 void CanvasDisplay::showEditor()

@@ -3,6 +3,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QLabel;
 class QPlainTextEdit;
 class QSplitter;
 class QTextBrowser;
@@ -37,6 +38,8 @@ public:
     void refreshPreviewNow();
 
     QPlainTextEdit *editor() const { return m_editor; }
+    QLabel *sizeLabel() const { return m_sizeLabel; }
+    void refreshSizeNow(); // the size label, at once (tests; after loading a text)
     QTextBrowser *preview() const { return m_preview; }
 
 signals:
@@ -50,6 +53,9 @@ private:
     QTextBrowser *m_preview;
     MarkdownHighlighter *m_highlighter;
     QTimer m_previewTimer;
+    // "12.3 KiB of 256 KiB": the relay's cap (CanvasWriteRules), counted after a pause in typing.
+    QLabel *m_sizeLabel;
+    QTimer m_sizeTimer;
 };
 
 } // namespace buzz::ui
