@@ -67,7 +67,9 @@ void SearchResultDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
         painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
                           metrics.elidedText(snippet, Qt::ElideRight, area.width()));
     } else {
-        const QString before = snippet.left(start);
+        // In a narrow dock the match must stay in view: the text before it gives way first.
+        const QString before =
+            metrics.elidedText(snippet.left(start), Qt::ElideLeft, line.width() * 2 / 5);
         const QString match = snippet.mid(start, length);
         const QString after = snippet.mid(start + length);
         int x = line.left();
