@@ -1,6 +1,7 @@
 #include "canvas/CanvasService.h"
 
 #include "canvas/AncestryWalk.h"
+#include "canvas/CanvasWriteRules.h"
 #include "net/client/HttpBridge.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
@@ -223,10 +224,9 @@ Result<nostr::Event> CanvasService::signCandidate(const QString &channel, const 
     const qint64 now = m_clock();
     // A poisoned head far in the future would drag every later save with it.
     if (head && head->createdAt > now + kMaxHeadFutureSkewSecs)
-        return fail(RelayError::make(
-            RelayError::Kind::Internal,
-            QStringLiteral(
-                "canvas head is timestamped too far in the future; refusing to extend it")));
+        return fail(RelayError::make(RelayError::Kind::Internal,
+                                     QStringLiteral("canvas head is timestamped too far in "
+                                                    "the future; refusing to extend it")));
     nostr::Tags tags {{"h", channel.toLower().toStdString()}};
     if (expectedRevision)
         tags.push_back({"expected-revision", expectedRevision->toLower().toStdString()});
@@ -238,6 +238,9 @@ QCoro::Task<SaveOutcome> CanvasService::save(QString channel, std::optional<Canv
                                              QString content, SaveOptions options)
 {
     channel = channel.toLower();
+    // Refused before any request: the relay would refuse it at ingest step 2c anyway.
+    if (auto tooLarge = CanvasWriteRules::checkContent(content))
+        co_return SaveOutcome::failure(*tooLarge);
     auto head = co_await readHead(channel, true, QStringLiteral("canvas_precondition"));
     if (!head)
         co_return SaveOutcome::failure(head.error());

@@ -1,5 +1,7 @@
 #include "canvas/ChannelService.h"
 
+#include "canvas/CanvasWriteRules.h"
+
 #include "net/client/HttpBridge.h"
 #include "net/client/RelayConnection.h"
 #include "net/nostr/EventOrder.h"
@@ -58,6 +60,11 @@ nostr::Filter kindFilter(int kind)
 
 } // namespace
 
+bool ChannelInfo::canEditCanvas() const
+{
+    return CanvasWriteRules::canWrite(*this);
+}
+
 std::optional<ChannelInfo> ChannelInfo::fromMetadataEvent(const nostr::Event &event)
 {
     const std::string *d = event.tagValue("d");
@@ -91,6 +98,25 @@ ChannelService::ChannelService(client::RelayConnection *connection, QObject *par
 QString ChannelService::newChannelId()
 {
     return QUuid::createUuid().toString(QUuid::WithoutBraces).toLower();
+}
+
+std::optional<ChannelInfo> ChannelService::findByName(const std::vector<ChannelInfo> &channels,
+                                                      const QString &name)
+{
+    const auto normalized = [](const QString &text) {
+        QString trimmed = text.trimmed();
+        while (trimmed.startsWith(QLatin1Char('#')))
+            trimmed.remove(0, 1);
+        return trimmed.trimmed();
+    };
+    const QString wanted = normalized(name);
+    if (wanted.isEmpty())
+        return std::nullopt;
+    for (const ChannelInfo &channel : channels) {
+        if (normalized(channel.name).compare(wanted, Qt::CaseInsensitive) == 0)
+            return channel;
+    }
+    return std::nullopt;
 }
 
 QCoro::Task<Result<std::vector<ChannelInfo>>> ChannelService::list()

@@ -34,9 +34,9 @@ struct ChannelInfo
     qint64 updatedAt = 0;
 
     bool isDirectMessage() const { return type == QLatin1String("dm"); }
-    // The desktop's edit rule (reference §11.2): a member (any role), not a DM, not archived.
-    // Open channels a user has not joined are "Read-only until you join this open channel."
-    bool canEditCanvas() const { return isMember && !isDirectMessage() && !archived; }
+    // The relay's write rule (canvas/CanvasWriteRules): a member, or anyone in an open channel;
+    // never in an archived one.
+    bool canEditCanvas() const;
 
     static std::optional<ChannelInfo> fromMetadataEvent(const nostr::Event &event); // kind 39000
 };
@@ -74,6 +74,10 @@ public:
     QCoro::Task<client::Result<void>> leave(QString channel); // kind 9022
 
     static QString newChannelId(); // lower-case UUID v4
+    // A listed channel already called `name` (case, surrounding spaces and a leading '#' ignored),
+    // so the user can be warned before making a second one: the relay allows it.
+    static std::optional<ChannelInfo> findByName(const std::vector<ChannelInfo> &channels,
+                                                 const QString &name);
 
 private:
     QCoro::Task<client::Result<void>> publishMembership(QString channel, int kind, QString caller);

@@ -295,6 +295,18 @@ MergeResult Merge3::merge(const QString &base, const QString &mine, const QStrin
     return result;
 }
 
+Merge3::LineChange Merge3::lineChange(const QString &from, const QString &to)
+{
+    LineChange change;
+    if (from == to)
+        return change;
+    for (const DiffLine &line : lineDiff(from, to)) {
+        change.added += line.op == DiffLine::Op::Added ? 1 : 0;
+        change.removed += line.op == DiffLine::Op::Removed ? 1 : 0;
+    }
+    return change;
+}
+
 std::vector<DiffLine> Merge3::lineDiff(const QString &from, const QString &to)
 {
     const QStringList fromLines = splitLines(from);

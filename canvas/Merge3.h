@@ -71,6 +71,13 @@ public:
 
     // Line diff from `from` to `to` (Removed = only in from, Added = only in to).
     static std::vector<DiffLine> lineDiff(const QString &from, const QString &to);
+    // How many lines lineDiff adds and removes (History's "+N −M" per revision).
+    struct LineChange
+    {
+        int added = 0;
+        int removed = 0;
+    };
+    static LineChange lineChange(const QString &from, const QString &to);
 
     // Lines without terminators; "\r\n" and "\n" both end a line. "" → {}; "a\n" → {"a"}.
     static QStringList splitLines(const QString &text);

@@ -5,6 +5,12 @@
 #include "net/nostr/Kinds.h"
 #include "net/nostr/Nip19.h"
 
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
 namespace buzz::canvas {
 
 using client::fail;
@@ -102,6 +108,64 @@ QCoro::Task<Result<void>> ProfileCache::fetch(QStringList pubkeys)
             emit profilesUpdated(updated);
     }
     co_return Result<void>();
+}
+
+QString ProfileCache::selfPubkey() const
+{
+    return m_connection->publicKeyHex().toLower();
+}
+
+bool ProfileCache::isSelf(const QString &pubkey) const
+{
+    const QString self = selfPubkey();
+    return !self.isEmpty() && pubkey.compare(self, Qt::CaseInsensitive) == 0;
+}
+
+QCoro::Task<Result<ProfileHit>> ProfileCache::publishDisplayName(QString displayName)
+{
+    const auto key = m_connection->secretKey();
+    if (!key)
+        co_return fail(client::RelayError::make(client::RelayError::Kind::Auth,
+                                                QStringLiteral("no identity configured")));
+    const QString self = selfPubkey();
+    nostr::Filter own;
+    own.kinds = std::vector<int> {nostr::kinds::kProfile};
+    own.authors = std::vector<std::string> {self.toStdString()};
+    own.limit = 1;
+    own.consistency = nostr::Filter::Consistency::Strong;
+    auto current = co_await m_connection->bridge()->query(
+        client::filters(own), client::options(QStringLiteral("profile_own")));
+    if (!current)
+        co_return fail(current.error());
+    QJsonObject content;
+    qint64 previousAt = 0;
+    for (const nostr::Event &event : current->events) {
+        if (event.kind != nostr::kinds::kProfile || event.createdAt < previousAt)
+            continue;
+        previousAt = event.createdAt;
+        content = QJsonDocument::fromJson(QByteArray::fromStdString(event.content)).object();
+    }
+    displayName = displayName.trimmed();
+    if (displayName.isEmpty())
+        content.remove(QStringLiteral("display_name"));
+    else
+        content.insert(QStringLiteral("display_name"), displayName);
+    // Replaceable: an equal or older created_at would be answered "duplicate:" and not stored.
+    const qint64 createdAt = std::max(QDateTime::currentSecsSinceEpoch(), previousAt + 1);
+    const nostr::Event event =
+        key->signedEvent(nostr::kinds::kProfile, createdAt, {},
+                         QJsonDocument(content).toJson(QJsonDocument::Compact).toStdString());
+    auto response = co_await m_connection->bridge()->publish(
+        event, client::options(QStringLiteral("profile_publish")));
+    if (!response)
+        co_return fail(response.error());
+    if (!response->accepted || response->message.startsWith(QLatin1String("duplicate:")))
+        co_return fail(client::RelayError::make(
+            client::RelayError::Kind::BadRequest, response->message,
+            QStringLiteral("relay rejected event: ") + response->message, 200));
+    auto hit = SearchService::profileFromEvent(event);
+    insert(*hit);
+    co_return *hit;
 }
 
 } // namespace buzz::canvas

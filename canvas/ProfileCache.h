@@ -37,6 +37,16 @@ public:
 
     void insert(const ProfileHit &profile); // from a live kind-0 event or a search result
 
+    // The signed-in identity (the connection's key), lower-case hex; empty without a key.
+    QString selfPubkey() const;
+    bool isSelf(const QString &pubkey) const;
+
+    // Publishes our kind-0 profile with `displayName` (empty: removed), keeping every other field
+    // of the profile the writer holds now (read strongly: it gates a replaceable write) and stamped
+    // after it, so the relay keeps ours. Caller labels profile_own (strong read) and
+    // profile_publish. The cache shows the new name at once on success.
+    QCoro::Task<client::Result<ProfileHit>> publishDisplayName(QString displayName);
+
 signals:
     void profilesUpdated(const QStringList &pubkeys);
 

@@ -73,6 +73,138 @@ SearchService::searchCanvases(QString query, std::optional<QString> channel, int
 
 namespace {
 
+QStringList terms(const QString &query)
+{
+    QStringList words;
+    for (const QString &word : query.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        QString term = word;
+        term.remove(QLatin1Char('"'));
+        if (!term.isEmpty())
+            words.append(term);
+    }
+    return words;
+}
+
+} // namespace
+
+bool SearchService::containsAllTerms(const QString &content, const QString &query)
+{
+    const QStringList words = terms(query);
+    if (words.isEmpty())
+        return false;
+    for (const QString &word : words) {
+        if (!content.contains(word, Qt::CaseInsensitive))
+            return false;
+    }
+    return true;
+}
+
+SearchSnippet SearchService::snippet(const QString &content, const QString &query)
+{
+    constexpr qsizetype kBefore = 40;
+    constexpr qsizetype kLength = 120;
+    qsizetype at = -1;
+    qsizetype length = 0;
+    for (const QString &word : terms(query)) {
+        const qsizetype found = content.indexOf(word, 0, Qt::CaseInsensitive);
+        if (found >= 0 && (at < 0 || found < at)) {
+            at = found;
+            length = word.size();
+        }
+    }
+    qsizetype start = at < 0 ? 0 : qMax<qsizetype>(0, at - kBefore);
+    // Start at a word boundary, not mid-word.
+    if (start > 0) {
+        const qsizetype space = content.indexOf(QLatin1Char(' '), start);
+        if (space >= 0 && space < at)
+            start = space + 1;
+    }
+    SearchSnippet result;
+    QString text = content.mid(start, kLength);
+    for (QChar &c : text) {
+        if (c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QLatin1Char('\t'))
+            c = QLatin1Char(' ');
+    }
+    const bool cutBefore = start > 0;
+    const bool cutAfter = start + kLength < content.size();
+    result.text = (cutBefore ? QStringLiteral("…") : QString()) + text
+        + (cutAfter ? QStringLiteral("…") : QString());
+    if (at >= 0) {
+        result.matchStart = at - start + (cutBefore ? 1 : 0);
+        result.matchLength = length;
+    }
+    return result;
+}
+
+QCoro::Task<Result<std::vector<CanvasSearchHit>>>
+SearchService::searchCanvasGroups(QString query, int revisions, int maxCanvases)
+{
+    auto found = co_await searchCanvases(query, std::nullopt, revisions);
+    if (!found)
+        co_return fail(found.error());
+    std::vector<CanvasSearchHit> hits;
+    QHash<QString, std::size_t> byChannel;
+    for (CanvasRevision &revision : *found) {
+        const QString channel = revision.channel.toLower();
+        auto it = byChannel.constFind(channel);
+        if (it == byChannel.constEnd()) {
+            byChannel.insert(channel, hits.size());
+            CanvasSearchHit hit;
+            hit.channel = channel;
+            hit.newestMatch = std::move(revision);
+            hit.matchingRevisions = 1;
+            hits.push_back(std::move(hit));
+            continue;
+        }
+        CanvasSearchHit &hit = hits[*it];
+        ++hit.matchingRevisions;
+        if (revision.isNewerThan(hit.newestMatch))
+            hit.newestMatch = std::move(revision);
+    }
+    std::sort(hits.begin(), hits.end(), [](const CanvasSearchHit &a, const CanvasSearchHit &b) {
+        return a.newestMatch.isNewerThan(b.newestMatch);
+    });
+    if (static_cast<int>(hits.size()) > maxCanvases)
+        hits.resize(std::size_t(std::max(maxCanvases, 0)));
+
+    constexpr std::size_t kFiltersPerRequest = 10; // the relay's cap
+    for (std::size_t first = 0; first < hits.size(); first += kFiltersPerRequest) {
+        std::vector<nostr::Filter> heads;
+        for (std::size_t i = first; i < std::min(hits.size(), first + kFiltersPerRequest); ++i) {
+            nostr::Filter head;
+            head.kinds = std::vector<int> {kCanvasKind};
+            head.tags['h'] = {hits[i].channel.toStdString()};
+            head.limit = 1;
+            heads.push_back(std::move(head));
+        }
+        auto response = co_await m_connection->bridge()->query(
+            heads, client::options(QStringLiteral("search_heads")));
+        if (!response)
+            continue; // the hits stay, described by their newest match
+        for (const nostr::Event &event : response->events) {
+            auto revision = CanvasRevision::fromEvent(event);
+            if (!revision)
+                continue;
+            for (std::size_t i = first; i < std::min(hits.size(), first + kFiltersPerRequest);
+                 ++i) {
+                if (hits[i].channel == revision->channel.toLower()
+                    && (!hits[i].head || revision->isNewerThan(*hits[i].head)))
+                    hits[i].head = *revision;
+            }
+        }
+    }
+    for (CanvasSearchHit &hit : hits) {
+        // The relay's index may lag the head, or the head may be newer than every match.
+        if (hit.head && hit.newestMatch.isNewerThan(*hit.head))
+            hit.head = hit.newestMatch;
+        hit.inCurrent = hit.head && containsAllTerms(hit.head->content, query);
+        hit.snippet = snippet(hit.shown().content, query);
+    }
+    co_return hits;
+}
+
+namespace {
+
 // 0 exact, 1 prefix, 2 substring, 3 no match.
 int matchQuality(const QString &field, const QString &needle)
 {

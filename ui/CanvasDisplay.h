@@ -4,6 +4,7 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QTextBrowser;
 
 namespace buzz::ui {
@@ -20,8 +21,8 @@ public:
     CanvasDisplay(CanvasEditor *editor, QWidget *parent = nullptr);
 
     void showState(const QString &text);
-    // Rendered Markdown, or the plain source above CanvasEditor::kRenderLimit (Qt's Markdown
-    // layout of a 250 KiB document takes seconds).
+    // Rendered Markdown, or above CanvasEditor::kRenderLimit the source with a line saying why
+    // (Qt's Markdown layout of a 250 KiB document takes seconds) and "Render anyway".
     void showContent(const QString &markdown);
     void showEditor();
     // Keyboard focus to what is shown (the rendered canvas, the source, the state line or the
@@ -29,8 +30,13 @@ public:
     void focusContent();
 
 private:
+    void renderLarge(); // the user asked for it: the window is busy while it lays out
+
     QLabel *m_stateLabel;
     CanvasView *m_view;
+    QWidget *m_sourcePage;
+    QLabel *m_sourceNotice;
+    QPushButton *m_renderAnyway;
     QPlainTextEdit *m_sourceView;
     CanvasEditor *m_editor;
 };

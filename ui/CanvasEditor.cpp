@@ -1,10 +1,15 @@
 #include "ui/CanvasEditor.h"
 
+#include "canvas/CanvasWriteRules.h"
 #include "ui/FindBar.h"
 #include "ui/MarkdownHighlighter.h"
+#include "ui/MarkdownRenderer.h"
+#include "ui/UiFormat.h"
 
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSplitter>
@@ -21,6 +26,7 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     , m_preview(new QTextBrowser(m_splitter))
     , m_highlighter(new MarkdownHighlighter(m_editor->document()))
     , m_findBar(new FindBar(m_editor, this))
+    , m_sizeLabel(new QLabel(this))
 {
     setObjectName(QStringLiteral("canvasEditorPane"));
     m_editor->setObjectName(QStringLiteral("canvasEditor"));
@@ -38,17 +44,26 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     m_splitter->addWidget(m_preview);
     m_splitter->setChildrenCollapsible(false);
     m_splitter->setSizes({1, 1});
+    m_sizeLabel->setObjectName(QStringLiteral("canvasSizeLabel"));
+    m_sizeLabel->setAccessibleName(tr("Canvas size"));
+    m_sizeLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_sizeLabel->setContentsMargins(0, 2, 0, 0);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_splitter, 1);
     layout->addWidget(m_findBar);
+    layout->addWidget(m_sizeLabel);
     m_editor->installEventFilter(this); // Ctrl+F, Ctrl+R, F3 open and drive the find bar
+    m_sizeTimer.setSingleShot(true);
+    m_sizeTimer.setInterval(200);
+    connect(&m_sizeTimer, &QTimer::timeout, this, &CanvasEditor::refreshSizeNow);
 
     m_previewTimer.setSingleShot(true);
     connect(&m_previewTimer, &QTimer::timeout, this, &CanvasEditor::refreshPreviewNow);
     connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
         schedulePreview();
+        m_sizeTimer.start();
         emit textEdited();
     });
 }
@@ -96,6 +111,34 @@ void CanvasEditor::loadText(const QString &text)
     m_editor->document()->clearUndoRedoStacks();
     m_editor->moveCursor(QTextCursor::Start);
     refreshPreviewNow();
+    refreshSizeNow();
+}
+
+void CanvasEditor::refreshSizeNow()
+{
+    using Rules = canvas::CanvasWriteRules;
+    m_sizeTimer.stop();
+    const qsizetype bytes = Rules::utf8Size(m_editor->toPlainText());
+    const QLocale locale = UiFormat::locale();
+    const QString size = bytes < 1024
+        ? tr("%1 bytes").arg(bytes)
+        : locale.formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+    const QString limit =
+        locale.formattedDataSize(Rules::kMaxContentBytes, 0, QLocale::DataSizeIecFormat);
+    QString text;
+    QString colour;
+    if (bytes > Rules::kMaxContentBytes) {
+        text = tr("%1 — over the relay's limit of %2: shorten it to save").arg(size, limit);
+        colour = QStringLiteral("#da4453");
+    } else {
+        text = tr("%1 of %2").arg(size, limit);
+        if (bytes * 10 > Rules::kMaxContentBytes * 9)
+            colour = QStringLiteral("#f67400"); // within 10 % of the limit
+    }
+    m_sizeLabel->setText(text);
+    m_sizeLabel->setStyleSheet(colour.isEmpty() ? QString()
+                                                : QStringLiteral("color: %1;").arg(colour));
+    m_sizeLabel->setAccessibleDescription(text);
 }
 
 void CanvasEditor::replaceText(const QString &text)
@@ -146,13 +189,13 @@ void CanvasEditor::refreshPreviewNow()
         return;
     const int scroll = m_preview->verticalScrollBar()->value();
     if (m_editor->document()->characterCount() > kRenderLimit) {
-        m_preview->setPlainText(
-            tr("The live preview pauses for canvases over %1 KB so typing stays fast. "
-               "Save to see the result.")
-                .arg(kRenderLimit / 1024));
+        m_preview->setPlainText(tr("The live preview pauses for canvases over %1 "
+                                   "KB so typing stays fast. "
+                                   "Save to see the result.")
+                                    .arg(kRenderLimit / 1024));
         return;
     }
-    m_preview->setMarkdown(m_editor->toPlainText());
+    MarkdownRenderer::render(m_preview->document(), m_editor->toPlainText(), m_preview->palette());
     m_preview->verticalScrollBar()->setValue(scroll);
 }
 

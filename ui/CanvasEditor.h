@@ -4,6 +4,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QLabel;
 class QPlainTextEdit;
 class QSplitter;
 class QTextBrowser;
@@ -39,6 +40,8 @@ public:
     void refreshPreviewNow();
 
     QPlainTextEdit *editor() const { return m_editor; }
+    QLabel *sizeLabel() const { return m_sizeLabel; }
+    void refreshSizeNow(); // the size label, at once (tests; after loading a text)
     QTextBrowser *preview() const { return m_preview; }
     FindBar *findBar() const { return m_findBar; }
     // Keys the editor keeps for its find bar (Find, Replace, Find next / previous): the window's
@@ -61,6 +64,9 @@ private:
     MarkdownHighlighter *m_highlighter;
     FindBar *m_findBar;
     QTimer m_previewTimer;
+    // "12.3 KiB of 256 KiB": the relay's cap (CanvasWriteRules), counted after a pause in typing.
+    QLabel *m_sizeLabel;
+    QTimer m_sizeTimer;
 };
 
 } // namespace buzz::ui

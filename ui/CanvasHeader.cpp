@@ -1,5 +1,6 @@
 #include "ui/CanvasHeader.h"
 
+#include "ui/RelativeTimeTicker.h"
 #include "ui/UiFormat.h"
 
 #include <QHBoxLayout>
@@ -53,6 +54,8 @@ CanvasHeader::CanvasHeader(QWidget *parent)
     connect(m_editButton, &QPushButton::clicked, this, &CanvasHeader::editClicked);
     connect(m_saveButton, &QPushButton::clicked, this, &CanvasHeader::saveClicked);
     connect(m_cancelButton, &QPushButton::clicked, this, &CanvasHeader::cancelClicked);
+    connect(RelativeTimeTicker::instance(), &RelativeTimeTicker::tick, this,
+            &CanvasHeader::showRevisionInfo);
 
     auto *titles = new QVBoxLayout;
     titles->setSpacing(2);
@@ -75,18 +78,31 @@ QString CanvasHeader::revisionInfo(const State &state) const
     if (state.head) {
         QString info =
             tr("Last edited by %1 · %2")
-                .arg(state.headAuthorName, UiFormat::revisionTime(state.head->createdAt));
+                .arg(state.headAuthorName, UiFormat::relativeTime(state.head->createdAt));
         if (!state.editing)
             return info;
         if (state.editBase && !state.editBase->hasId(state.head->eventId))
             return info
                 + tr(" · you are editing an older revision (%1)")
-                      .arg(UiFormat::revisionTime(state.editBase->createdAt));
+                      .arg(UiFormat::relativeTime(state.editBase->createdAt));
         return info + tr(" · editing");
     }
     if (state.headKnown)
         return state.editing ? tr("New canvas · editing") : tr("No revisions yet");
     return state.loading ? tr("Loading canvas…") : QString();
+}
+
+void CanvasHeader::showRevisionInfo()
+{
+    m_info->setText(revisionInfo(m_state));
+    if (!m_state.head) {
+        m_info->setToolTip(QString());
+        return;
+    }
+    // The exact time and who, beside the relative wording of the label.
+    m_info->setToolTip(tr("%1\n%2\nRevision %3")
+                           .arg(UiFormat::revisionTime(m_state.head->createdAt),
+                                m_state.headAuthorToolTip, m_state.head->eventId));
 }
 
 void CanvasHeader::setState(const State &state)
@@ -95,8 +111,8 @@ void CanvasHeader::setState(const State &state)
                                                : QStringLiteral("# ") + state.channelName);
     m_about->setText(state.channelAbout);
     m_about->setVisible(!state.channelAbout.isEmpty());
-    m_info->setText(revisionInfo(state));
-    m_info->setToolTip(state.head ? tr("Revision %1").arg(state.head->eventId) : QString());
+    m_state = state;
+    showRevisionInfo();
 
     const bool canEdit = !state.channelId.isEmpty() && state.canEdit;
     m_editButton->setVisible(!state.editing);

@@ -25,7 +25,8 @@ public:
         QString channelAbout; // the channel's description (kind 39000 "about")
         bool canEdit = false; // the channel lets this identity edit its canvas
         std::optional<canvas::CanvasRevision> head;
-        QString headAuthorName;
+        QString headAuthorName; // "You" for our own revisions
+        QString headAuthorToolTip; // name and npub
         std::optional<canvas::CanvasRevision> editBase;
         bool headKnown = false; // a head read succeeded (the edit base is trustworthy)
         bool loading = false;
@@ -45,7 +46,10 @@ signals:
 
 private:
     QString revisionInfo(const State &state) const;
+    // Also on every RelativeTimeTicker::tick, so "5 min ago" stays true.
+    void showRevisionInfo();
 
+    State m_state;
     QLabel *m_title;
     QLabel *m_about;
     QLabel *m_info;

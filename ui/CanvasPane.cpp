@@ -1,5 +1,6 @@
 #include "ui/CanvasPane.h"
 
+#include "canvas/CanvasWriteRules.h"
 #include "canvas/ProfileCache.h"
 #include "ui/CanvasDisplay.h"
 #include "ui/CanvasEditor.h"
@@ -207,7 +208,7 @@ std::optional<canvas::CanvasRevision> CanvasPane::editBase() const
 
 QString CanvasPane::authorName(const QString &pubkey) const
 {
-    return m_services.profiles ? m_services.profiles->displayName(pubkey) : pubkey.left(12);
+    return UiFormat::personName(m_services.profiles, pubkey);
 }
 
 void CanvasPane::focusCanvas()
@@ -338,6 +339,9 @@ void CanvasPane::updateHeader()
     if (m_session) {
         state.head = m_session->head();
         state.headAuthorName = state.head ? authorName(state.head->author) : QString();
+        state.headAuthorToolTip = state.head
+            ? UiFormat::personToolTip(m_services.profiles, state.head->author)
+            : QString();
         state.editBase = m_session->editBase();
         state.headKnown = m_session->isHeadKnown();
         state.loading = m_session->isLoading();
@@ -354,25 +358,26 @@ void CanvasPane::updateHeader()
 
 void CanvasPane::updateReadOnlyNotice()
 {
-    if (m_channel.id.isEmpty() || m_channel.canEditCanvas()) {
+    using Access = canvas::CanvasWriteRules::Access;
+    const Access access = canvas::CanvasWriteRules::access(m_channel);
+    // An open channel takes anyone's canvas writes (relay ingest step 8): not joining it is worth a
+    // word and a Join button, never a "read-only".
+    const bool openNotJoined = access == Access::Allowed && !m_channel.isMember;
+    if (access == Access::NoChannel || (access == Access::Allowed && !openNotJoined)) {
         m_readOnly->hide();
         return;
     }
-    if (m_channel.archived) {
+    m_readOnly->setActionVisible(QStringLiteral("Join"), openNotJoined);
+    if (openNotJoined)
+        m_readOnly->showMessage(tr("You haven't joined this open channel. Anyone can edit its "
+                                   "canvas; join to keep it among your channels."),
+                                NoticeBanner::Tone::Info);
+    else if (access == Access::Archived)
         m_readOnly->showMessage(tr("This channel is archived — its canvas is read-only."),
                                 NoticeBanner::Tone::Info);
-        m_readOnly->setActionVisible(QStringLiteral("Join"), false);
-    } else if (m_channel.isDirectMessage()) {
-        m_readOnly->showMessage(tr("Direct messages have no editable canvas."),
+    else
+        m_readOnly->showMessage(tr("Read-only: you are not a member of this private channel."),
                                 NoticeBanner::Tone::Info);
-        m_readOnly->setActionVisible(QStringLiteral("Join"), false);
-    } else if (!m_channel.isMember) {
-        m_readOnly->showMessage(m_channel.isPrivate
-                                    ? tr("Read-only: you are not a member of this private channel.")
-                                    : tr("Read-only until you join this open channel."),
-                                NoticeBanner::Tone::Info);
-        m_readOnly->setActionVisible(QStringLiteral("Join"), !m_channel.isPrivate);
-    }
 }
 
 void CanvasPane::updateSaveState()
@@ -502,8 +507,10 @@ void CanvasPane::onLiveChange(const canvas::CanvasRevision &revision)
 {
     m_liveChange->showMessage(
         tr("Changed by %1").arg(authorName(revision.author)), NoticeBanner::Tone::Info,
-        tr("%1 saved a new revision at %2 while you were editing. Reload shows it (you are asked "
-           "first; your text stays as a draft); Merge combines it with your edit.")
+        tr("%1 saved a new revision at %2 while you were editing. Reload shows "
+           "it (you are asked "
+           "first; your text stays as a draft); Merge combines it with your "
+           "edit.")
             .arg(authorName(revision.author), UiFormat::revisionTime(revision.createdAt)));
 }
 
@@ -515,10 +522,10 @@ void CanvasPane::askReload()
         m_session->leaveEditing();
         return;
     }
-    m_reloadConfirm->showMessage(
-        tr("Leave editing and show the latest revision? Your text is kept as a draft you can "
-           "restore."),
-        NoticeBanner::Tone::Warning);
+    m_reloadConfirm->showMessage(tr("Leave editing and show the latest revision? "
+                                    "Your text is kept as a draft you can "
+                                    "restore."),
+                                 NoticeBanner::Tone::Warning);
     m_reloadConfirm->action(QStringLiteral("Keep"))->setFocus();
 }
 
@@ -536,7 +543,8 @@ void CanvasPane::offerDrafts()
             draft->key.baseRevision
                     == (head ? head->eventId : QString::fromLatin1(canvas::kExpectedNone))
                 ? tr("It was started from the current revision.")
-                : tr("It was started from an older revision; saving it will offer a merge."));
+                : tr("It was started from an older revision; saving it will offer "
+                     "a merge."));
         return;
     }
     m_draftBanner->hide();
@@ -564,9 +572,9 @@ bool CanvasPane::cancel()
         if (m_session->isBusy())
             return false;
         if (m_session->hasUnsavedChanges()) {
-            m_discardConfirm->showMessage(
-                tr("Discard your unsaved changes? The autosaved draft is deleted too."),
-                NoticeBanner::Tone::Warning);
+            m_discardConfirm->showMessage(tr("Discard your unsaved changes? The "
+                                             "autosaved draft is deleted too."),
+                                          NoticeBanner::Tone::Warning);
             m_discardConfirm->action(QStringLiteral("Keep"))->setFocus();
             return true;
         }

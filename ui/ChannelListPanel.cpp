@@ -1,5 +1,6 @@
 #include "ui/ChannelListPanel.h"
 
+#include "canvas/ChannelWatch.h"
 #include "ui/Accessibility.h"
 #include "ui/CreateChannelDialog.h"
 #include "ui/models/ChannelListModel.h"
@@ -9,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QStyle>
@@ -27,6 +29,7 @@ ChannelListPanel::ChannelListPanel(const UiServices &services, QWidget *parent)
     , m_list(new QListView(this))
     , m_create(new QPushButton(tr("New…"), this))
     , m_join(new QPushButton(tr("Join"), this))
+    , m_leave(new QPushButton(tr("Leave…"), this))
     , m_status(new QLabel(this))
 {
     setObjectName(QStringLiteral("channelListPanel"));
@@ -57,6 +60,13 @@ ChannelListPanel::ChannelListPanel(const UiServices &services, QWidget *parent)
     m_join->setAccessibleName(tr("Join channel"));
     m_join->setToolTip(tr("Join the selected open channel"));
     connect(m_join, &QPushButton::clicked, this, [this] { joinChannel(selectedChannelId()); });
+    m_leave->setObjectName(QStringLiteral("leaveChannelButton"));
+    m_leave->setAccessibleName(tr("Leave channel"));
+    m_leave->setToolTip(tr("Leave the selected channel"));
+    connect(m_leave, &QPushButton::clicked, this, [this] { askLeave(selectedChannelId()); });
+    if (m_services.channelWatch)
+        connect(m_services.channelWatch, &canvas::ChannelWatch::changed, this,
+                [this] { refresh(); });
     m_status->setObjectName(QStringLiteral("channelListStatusLabel"));
     m_status->setWordWrap(true);
     m_status->hide();
@@ -64,6 +74,7 @@ ChannelListPanel::ChannelListPanel(const UiServices &services, QWidget *parent)
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_create);
     buttons->addWidget(m_join);
+    buttons->addWidget(m_leave);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_filter);
@@ -118,8 +129,11 @@ void ChannelListPanel::selectChannel(const QString &channelId)
 
 void ChannelListPanel::refresh(const QString &createFirstNamed)
 {
-    if (m_busy)
+    if (m_busy) {
+        m_refreshAgain = true; // the answer on its way may predate what just changed
         return;
+    }
+    m_refreshAgain = false;
     m_busy = true;
     m_status->setText(tr("Loading channels…"));
     m_status->show();
@@ -149,8 +163,21 @@ void ChannelListPanel::refresh(const QString &createFirstNamed)
                     channel.myRole = QStringLiteral("member");
                 }
             }
+            const auto before = m_model->channel(keep);
             m_model->setChannels(std::move(*channels));
             emit channelsLoaded(m_model->rowCount());
+            if (m_services.channelWatch) {
+                QStringList ids;
+                for (const auto &channel : m_model->channels())
+                    ids << channel.id;
+                m_services.channelWatch->setChannels(ids);
+            }
+            // A live change to the open channel (archived, renamed, we were removed) reaches it.
+            if (const auto after = m_model->channel(keep); before && after
+                && (after->name != before->name || after->archived != before->archived
+                    || after->isMember != before->isMember || after->isPrivate != before->isPrivate
+                    || after->about != before->about))
+                emit channelUpdated(*after);
             if (!keep.isEmpty() && m_model->rowOf(keep) >= 0) {
                 m_pendingSelection.clear();
                 selectChannel(keep);
@@ -158,6 +185,8 @@ void ChannelListPanel::refresh(const QString &createFirstNamed)
                 m_list->setCurrentIndex(m_proxy->index(0, 0));
             }
             updateButtons();
+            if (m_refreshAgain)
+                refresh();
         });
 }
 
@@ -174,11 +203,13 @@ void ChannelListPanel::updateButtons()
     const auto channel = m_model->channel(selectedChannelId());
     m_join->setEnabled(channel && !channel->isMember && !channel->isPrivate && !m_busy);
     m_join->setVisible(channel && !channel->isMember);
+    m_leave->setEnabled(channel && channel->isMember && !m_busy);
+    m_leave->setVisible(channel && channel->isMember);
 }
 
 void ChannelListPanel::askCreate()
 {
-    auto *dialog = new CreateChannelDialog(this);
+    auto *dialog = new CreateChannelDialog(m_model->channels(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { createChannel(dialog->request()); });
     dialog->open();
@@ -241,6 +272,65 @@ void ChannelListPanel::joinChannel(const QString &channelId)
             selectChannel(channelId);
             updateButtons();
             emit channelUpdated(*updated);
+        });
+}
+
+} // namespace buzz::ui
+
+namespace buzz::ui {
+
+void ChannelListPanel::askLeave(const QString &channelId)
+{
+    const auto channel = m_model->channel(channelId);
+    if (!channel || !channel->isMember)
+        return;
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Leave #%1?").arg(channel->name),
+                                channel->isPrivate
+                                    ? tr("You will no longer see this private channel or its "
+                                         "canvas until a member adds you again.")
+                                    : tr("The channel stays open: you can still read and edit its "
+                                         "canvas, and join it again at any time."),
+                                QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("leaveChannelDialog"));
+    box->setAccessibleName(box->text());
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *leave = box->addButton(tr("&Leave"), QMessageBox::AcceptRole);
+    leave->setObjectName(QStringLiteral("leaveChannelConfirmButton"));
+    box->button(QMessageBox::Cancel)->setObjectName(QStringLiteral("leaveChannelCancelButton"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    connect(leave, &QPushButton::clicked, this, [this, channelId] { leaveChannel(channelId); });
+    box->open();
+}
+
+void ChannelListPanel::leaveChannel(const QString &channelId)
+{
+    const auto channel = m_model->channel(channelId);
+    if (!channel || !channel->isMember)
+        return;
+    m_busy = true;
+    updateButtons();
+    QCoro::connect(
+        m_services.channels->leave(channelId), this, [this, channelId](client::Result<void> left) {
+            m_busy = false;
+            if (!left) {
+                m_status->setText(tr("Couldn't leave: %1").arg(left.error().shortText()));
+                m_status->setToolTip(left.error().longText());
+                m_status->show();
+                emit relayProblem(left.error());
+                updateButtons();
+                return;
+            }
+            m_status->hide();
+            m_joinedHere.remove(channelId);
+            if (auto updated = m_model->channel(channelId)) {
+                updated->isMember = false;
+                updated->myRole.clear();
+                m_model->upsert(*updated);
+                selectChannel(channelId);
+                emit channelUpdated(*updated);
+            }
+            updateButtons();
+            refresh(); // a private channel leaves the list
         });
 }
 

@@ -31,6 +31,9 @@ public:
     QString selectedChannelId() const;
     void createChannel(const canvas::CreateChannelRequest &request);
     void joinChannel(const QString &channelId);
+    // Asks first (leaving a private channel loses access to it), then publishes kind 9022.
+    void askLeave(const QString &channelId);
+    void leaveChannel(const QString &channelId);
     void focusFilter();
 
 protected:
@@ -38,7 +41,7 @@ protected:
 
 signals:
     void channelActivated(const buzz::canvas::ChannelInfo &channel);
-    void channelUpdated(const buzz::canvas::ChannelInfo &channel); // after join
+    void channelUpdated(const buzz::canvas::ChannelInfo &channel); // after join, leave, live change
     void channelsLoaded(int count);
     void relayProblem(const buzz::client::RelayError &error);
 
@@ -54,12 +57,14 @@ private:
     QListView *m_list;
     QPushButton *m_create;
     QPushButton *m_join;
+    QPushButton *m_leave;
     QLabel *m_status;
     QString m_pendingSelection;
     // Channels this session created or joined (the relay said OK). A list read that started before
     // that write may still show them as not joined; it must not take the membership away.
     QSet<QString> m_joinedHere;
     bool m_busy = false;
+    bool m_refreshAgain = false; // a live change arrived while a list read was on its way
 };
 
 } // namespace buzz::ui

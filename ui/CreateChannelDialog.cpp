@@ -3,14 +3,17 @@
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 namespace buzz::ui {
 
-CreateChannelDialog::CreateChannelDialog(QWidget *parent)
+CreateChannelDialog::CreateChannelDialog(std::vector<canvas::ChannelInfo> existing, QWidget *parent)
     : QDialog(parent)
+    , m_existing(std::move(existing))
+    , m_duplicate(new QLabel(this))
     , m_name(new QLineEdit(this))
     , m_about(new QLineEdit(this))
     , m_private(new QCheckBox(tr("Private (members only)"), this))
@@ -33,13 +36,16 @@ CreateChannelDialog::CreateChannelDialog(QWidget *parent)
     m_create->setEnabled(false);
     buttons->button(QDialogButtonBox::Cancel)
         ->setObjectName(QStringLiteral("createChannelCancelButton"));
-    connect(m_name, &QLineEdit::textChanged, this,
-            [this](const QString &text) { m_create->setEnabled(!text.trimmed().isEmpty()); });
+    m_duplicate->setObjectName(QStringLiteral("channelNameWarningLabel"));
+    m_duplicate->setWordWrap(true);
+    m_duplicate->hide();
+    connect(m_name, &QLineEdit::textChanged, this, &CreateChannelDialog::onNameChanged);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Name:"), m_name);
+    form->addRow(QString(), m_duplicate);
     form->addRow(tr("&Description:"), m_about);
     form->addRow(QString(), m_private);
     // The fields keep a usable width and the dialog never shrinks below its contents (it was
@@ -50,6 +56,24 @@ CreateChannelDialog::CreateChannelDialog(QWidget *parent)
     layout->setSizeConstraint(QLayout::SetMinimumSize);
     layout->addLayout(form);
     layout->addWidget(buttons);
+}
+
+void CreateChannelDialog::onNameChanged(const QString &name)
+{
+    m_create->setEnabled(!name.trimmed().isEmpty());
+    const auto same = canvas::ChannelService::findByName(m_existing, name);
+    m_duplicate->setVisible(same.has_value());
+    if (same) {
+        m_duplicate->setText(
+            tr("⚠ A channel named #%1 already exists%2. Creating another makes two "
+               "channels with "
+               "the same name.")
+                .arg(same->name,
+                     same->isMember ? tr(" (you are in it)") : tr(" (open, you haven't joined)")));
+        m_duplicate->setAccessibleName(m_duplicate->text());
+    }
+    m_create->setText(same ? tr("Create another") : tr("Create"));
+    m_create->setAccessibleName(m_create->text());
 }
 
 canvas::CreateChannelRequest CreateChannelDialog::request() const

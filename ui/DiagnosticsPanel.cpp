@@ -6,11 +6,17 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -36,13 +42,19 @@ DiagnosticsPanel::DiagnosticsPanel(client::RequestLog *log, QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setColumnWidth(RequestLogModel::Sequence, 44);
-    m_table->setColumnWidth(RequestLogModel::Time, 96);
+    // Wide enough for the whole "23:59:59.999" in this font, whatever the style's padding.
+    m_table->setColumnWidth(RequestLogModel::Time,
+                            m_table->fontMetrics().horizontalAdvance(QStringLiteral("88:88:88.888"))
+                                + 4 * m_table->style()->pixelMetric(QStyle::PM_HeaderMargin) + 8);
     m_table->setColumnWidth(RequestLogModel::Caller, 170);
     m_table->setColumnWidth(RequestLogModel::Method, 110);
     m_table->setColumnWidth(RequestLogModel::Consistency, 64);
     m_table->setColumnWidth(RequestLogModel::HttpStatus, 48);
     m_table->setColumnWidth(RequestLogModel::Status, 80);
     m_table->setColumnWidth(RequestLogModel::Latency, 60);
+    m_table->setToolTip(tr("Double-click a row to see everything about it."));
+    connect(m_table, &QTableView::activated, this,
+            [this](const QModelIndex &index) { showDetail(index.row()); });
     m_summary->setObjectName(QStringLiteral("diagnosticsSummaryLabel"));
     m_connection->setObjectName(QStringLiteral("connectionStateLabel"));
     m_connection->setAccessibleName(tr("Relay connection"));
@@ -68,6 +80,7 @@ DiagnosticsPanel::DiagnosticsPanel(client::RequestLog *log, QWidget *parent)
             m_table->scrollToBottom();
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &DiagnosticsPanel::updateSummary);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &DiagnosticsPanel::updateSummary);
 
     auto *connectionRow = new QHBoxLayout;
     connectionRow->addWidget(m_connection, 1);
@@ -113,18 +126,66 @@ QString DiagnosticsPanel::logJson() const
     return QString::fromUtf8(QJsonDocument(m_log->toJson()).toJson(QJsonDocument::Indented));
 }
 
+void DiagnosticsPanel::showDetail(int row)
+{
+    const client::RequestLogEntry *entry = m_model->entryAt(row);
+    if (!entry)
+        return;
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("requestDetailDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Request #%1 — %2").arg(entry->sequence).arg(entry->caller));
+    dialog->setAccessibleName(dialog->windowTitle());
+    auto *text = new QPlainTextEdit(dialog);
+    text->setObjectName(QStringLiteral("requestDetailText"));
+    text->setAccessibleName(tr("Request details"));
+    text->setReadOnly(true);
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    QJsonObject fields = entry->toJson();
+    fields.remove(QStringLiteral("detail"));
+    QString body = client::RequestLog::formatLine(*entry) + QStringLiteral("\n\n")
+        + QString::fromUtf8(QJsonDocument(fields).toJson(QJsonDocument::Indented));
+    if (!entry->detail.isEmpty()) {
+        // What was sent, readable: filters pretty-printed, other frames as they are.
+        const QJsonDocument sent = QJsonDocument::fromJson(entry->detail.toUtf8());
+        body += QStringLiteral("\n") + tr("Sent:") + QLatin1Char('\n')
+            + (sent.isNull() ? entry->detail
+                             : QString::fromUtf8(sent.toJson(QJsonDocument::Indented)));
+    }
+    text->setPlainText(body);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    buttons->button(QDialogButtonBox::Close)
+        ->setObjectName(QStringLiteral("requestDetailCloseButton"));
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(text, 1);
+    layout->addWidget(buttons);
+    dialog->resize(640, 420);
+    dialog->open();
+}
+
 void DiagnosticsPanel::updateSummary()
 {
     int strong = 0;
+    int routed = 0;
+    int writes = 0;
     int failed = 0;
     for (const auto &entry : m_log->entries()) {
-        strong += entry.strong ? 1 : 0;
-        failed += entry.status == QLatin1String("ok") ? 0 : 1;
+        const bool http = entry.method.startsWith(QLatin1String("POST "));
+        strong += entry.read && entry.strong ? 1 : 0;
+        routed += entry.read && !entry.strong ? 1 : 0;
+        writes += http && !entry.read ? 1 : 0;
+        failed += entry.status == QLatin1String("ok") || entry.status == QLatin1String("sent")
+                || entry.status == QLatin1String("received")
+            ? 0
+            : 1;
     }
-    m_summary->setText(tr("%1 requests · %2 strong · %3 routed · %4 failed")
+    m_summary->setText(tr("%1 entries · %2 strong reads · %3 routed reads · %4 "
+                          "writes · %5 failed")
                            .arg(m_log->size())
                            .arg(strong)
-                           .arg(int(m_log->size()) - strong)
+                           .arg(routed)
+                           .arg(writes)
                            .arg(failed));
 }
 

@@ -28,6 +28,9 @@ public:
     void setConnectionStatus(ConnectionStatus *status);
     RequestLogModel *model() const { return m_model; }
     QString logJson() const;
+    // The whole entry of a row (filters sent, error, route, latency) in a dialog,
+    // `requestDetailDialog`; double-click or Enter on a row opens it.
+    void showDetail(int row);
 
 private:
     void updateSummary();

@@ -60,11 +60,31 @@ void HistoryItemDelegate::paint(QPainter *painter, const QStyleOptionViewItem &o
     painter->drawText(
         QRect(area.left(), area.top(), area.width() - badgeWidth, boldMetrics.height()),
         Qt::AlignLeft | Qt::AlignVCenter, author);
-    painter->setPen(muted);
     painter->setFont(option.font);
-    painter->drawText(
-        QRect(area.left(), area.top() + boldMetrics.height() + 2, area.width(), metrics.height()),
-        Qt::AlignLeft | Qt::AlignVCenter, index.data(HistoryModel::TimeRole).toString());
+    const QRect second(area.left(), area.top() + boldMetrics.height() + 2, area.width(),
+                       metrics.height());
+    // "+N −M" against the revision it replaced, right-aligned, green and red as in the diff.
+    const int added = index.data(HistoryModel::AddedLinesRole).toInt();
+    const int removed = index.data(HistoryModel::RemovedLinesRole).toInt();
+    int changeWidth = 0;
+    if (added >= 0 && removed >= 0) {
+        const QString plus = QStringLiteral("+%1").arg(added);
+        const QString minus = QStringLiteral(" −%1").arg(removed);
+        const int minusWidth = metrics.horizontalAdvance(minus);
+        changeWidth = metrics.horizontalAdvance(plus) + minusWidth;
+        const QColor green = selected ? text : QColor(39, 174, 96);
+        const QColor red = selected ? text : QColor(218, 68, 83);
+        painter->setPen(green);
+        painter->drawText(second.adjusted(0, 0, -minusWidth, 0), Qt::AlignRight | Qt::AlignVCenter,
+                          plus);
+        painter->setPen(red);
+        painter->drawText(second, Qt::AlignRight | Qt::AlignVCenter, minus);
+        changeWidth += 8;
+    }
+    painter->setPen(muted);
+    painter->drawText(second.adjusted(0, 0, -changeWidth, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                      metrics.elidedText(index.data(HistoryModel::TimeRole).toString(),
+                                         Qt::ElideRight, second.width() - changeWidth));
     painter->restore();
 }
 

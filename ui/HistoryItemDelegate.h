@@ -4,7 +4,8 @@
 
 namespace buzz::ui {
 
-// One history row: author in bold, the time underneath, a "Current" badge on the head.
+// One history row: author in bold, the relative time underneath with "+N −M" lines against the
+// revision it replaced, a "Current" badge on the head.
 class HistoryItemDelegate : public QStyledItemDelegate
 {
     Q_OBJECT

@@ -72,11 +72,18 @@ HistoryPanel::HistoryPanel(const UiServices &services, QWidget *parent)
     bottomLayout->addWidget(m_diff, 1);
     bottomLayout->addWidget(m_notice);
     bottomLayout->addWidget(m_restore);
-    auto *splitter = new QSplitter(Qt::Vertical, this);
+    auto *splitter = m_splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("historySplitter"));
     splitter->addWidget(top);
     splitter->addWidget(bottom);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    // The diff is what a reader studies: it gets most of the height and never shrinks below a dozen
+    // lines, the list keeps room for a few revisions.
+    const int line = m_diff->fontMetrics().lineSpacing();
+    m_diff->setMinimumHeight(12 * line);
+    m_list->setMinimumHeight(4 * line);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(splitter);
@@ -140,9 +147,28 @@ void HistoryPanel::onHeadChanged()
     updateButtons();
 }
 
+void HistoryPanel::divideSplitOnce()
+{
+    // QSplitter starts from the size hints, which leave the list most of the height and the diff a
+    // few lines: the first time the panel has a real height, the diff gets 3/5 of it.
+    const QMargins margins = layout()->contentsMargins();
+    const int total = height() - margins.top() - margins.bottom();
+    if (m_splitSized || !isVisible() || total < 100)
+        return;
+    m_splitSized = true;
+    m_splitter->setSizes({total * 2 / 5, total - total * 2 / 5});
+}
+
+void HistoryPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    divideSplitOnce();
+}
+
 void HistoryPanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    divideSplitOnce();
     if (m_stale && m_session)
         reload();
 }
@@ -281,8 +307,7 @@ void HistoryPanel::askRestore()
     if (!revision || !m_session || m_session->state() != State::Viewing)
         return;
     const canvas::CanvasRevision target = *revision;
-    const QString author =
-        m_services.profiles ? m_services.profiles->displayName(target.author) : target.author;
+    const QString author = UiFormat::personName(m_services.profiles, target.author);
     // The head is frozen now, when the question is asked, not when it is answered.
     const auto &head = m_session->head();
     std::optional<QString> frozen = head ? std::optional<QString>(head->eventId) : std::nullopt;

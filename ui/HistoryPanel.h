@@ -12,6 +12,7 @@
 class QLabel;
 class QListView;
 class QPushButton;
+class QSplitter;
 
 namespace buzz::ui {
 
@@ -47,8 +48,10 @@ signals:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void divideSplitOnce();
     void onSelectionChanged();
     void showSelectedDiff();
     void askRestore();
@@ -68,6 +71,8 @@ private:
     DiffView *m_diff;
     QPushButton *m_restore;
     NoticeBanner *m_notice;
+    QSplitter *m_splitter = nullptr;
+    bool m_splitSized = false; // the first show divides the height: diff 3/5, list 2/5
 
     // History reads are bound to the session: answers for a closed channel are dropped with it.
     QPointer<canvas::CanvasSession> m_session;

@@ -1,6 +1,7 @@
 #include "ui/IdentityDialog.h"
 
 #include "canvas/Identity.h"
+#include "canvas/ProfileCache.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -16,9 +17,11 @@
 
 namespace buzz::ui {
 
-IdentityDialog::IdentityDialog(canvas::Identity *identity, QWidget *parent)
+IdentityDialog::IdentityDialog(canvas::Identity *identity, canvas::ProfileCache *profiles,
+                               QWidget *parent)
     : QDialog(parent)
     , m_identity(identity)
+    , m_profiles(profiles)
     , m_npub(new QLineEdit(this))
     , m_storage(new QLabel(this))
     , m_import(new QLineEdit(this))
@@ -64,6 +67,30 @@ IdentityDialog::IdentityDialog(canvas::Identity *identity, QWidget *parent)
     importRow->addWidget(m_import, 1);
     importRow->addWidget(m_importButton);
     auto *form = new QFormLayout;
+    if (m_profiles) {
+        m_displayName = new QLineEdit(this);
+        m_displayName->setObjectName(QStringLiteral("displayNameEdit"));
+        m_displayName->setAccessibleName(tr("Display name"));
+        m_displayName->setPlaceholderText(tr("How others see you, e.g. Alice"));
+        m_displayName->setMaxLength(100);
+        m_saveName = new QPushButton(tr("Save &name"), this);
+        m_saveName->setObjectName(QStringLiteral("saveDisplayNameButton"));
+        m_saveName->setAccessibleName(tr("Save display name"));
+        m_saveName->setEnabled(false);
+        connect(m_displayName, &QLineEdit::textEdited, this,
+                [this] { m_saveName->setEnabled(m_identity->hasKey()); });
+        connect(m_displayName, &QLineEdit::returnPressed, this, &IdentityDialog::saveDisplayName);
+        connect(m_saveName, &QPushButton::clicked, this, &IdentityDialog::saveDisplayName);
+        auto *nameRow = new QHBoxLayout;
+        nameRow->addWidget(m_displayName, 1);
+        nameRow->addWidget(m_saveName);
+        form->addRow(tr("&Display name:"), nameRow);
+        // The name the relay has now (fetched if it is not cached yet).
+        connect(m_profiles, &canvas::ProfileCache::profilesUpdated, this, [this] {
+            if (!m_displayName->isModified())
+                refresh();
+        });
+    }
     form->addRow(tr("Public key:"), npubRow);
     form->addRow(tr("Stored in:"), m_storage);
     form->addRow(tr("Import key:"), importRow);
@@ -79,13 +106,43 @@ IdentityDialog::IdentityDialog(canvas::Identity *identity, QWidget *parent)
     refresh();
 }
 
+void IdentityDialog::saveDisplayName()
+{
+    if (!m_profiles || !m_identity->hasKey())
+        return;
+    m_saveName->setEnabled(false);
+    m_status->setText(tr("Saving your name…"));
+    QCoro::connect(
+        m_profiles->publishDisplayName(m_displayName->text()), this,
+        [this](client::Result<canvas::ProfileHit> saved) {
+            if (!saved) {
+                m_saveName->setEnabled(true);
+                m_status->setText(tr("Couldn't save your name: %1").arg(saved.error().shortText()));
+                m_status->setToolTip(saved.error().longText());
+                return;
+            }
+            m_displayName->setModified(false);
+            m_status->setText(saved->displayName.isEmpty()
+                                  ? tr("Name removed. Others see your npub.")
+                                  : tr("Saved. Others now see you as %1.").arg(saved->displayName));
+        });
+}
+
 void IdentityDialog::refresh()
 {
+    if (m_displayName && !m_displayName->isModified()) {
+        const QString self = m_identity->publicKeyHex();
+        const auto profile = self.isEmpty() ? std::nullopt : m_profiles->profile(self);
+        if (!profile && !self.isEmpty())
+            m_profiles->request({self});
+        m_displayName->setText(profile ? profile->displayName : QString());
+        m_displayName->setEnabled(!self.isEmpty());
+    }
     m_npub->setText(m_identity->hasKey() ? m_identity->npub() : tr("(no key)"));
     QString storage = m_identity->storageDescription();
     if (m_identity->source() == canvas::Identity::Source::Environment)
-        storage +=
-            tr(" — set by the environment, so Import and Generate apply only after it is unset.");
+        storage += tr(" — set by the environment, so Import and Generate apply "
+                      "only after it is unset.");
     m_storage->setText(storage);
 }
 
@@ -113,9 +170,9 @@ void IdentityDialog::generateKey()
         // Two steps instead of a modal box: the first click explains, the second acts.
         m_confirmGenerate = true;
         m_generateButton->setText(tr("Replace my key with a new one"));
-        m_status->setText(
-            tr("A new key is a new person on the relay: channels you belong to stay with the old "
-               "key. Import the old nsec to go back."));
+        m_status->setText(tr("A new key is a new person on the relay: channels you "
+                             "belong to stay with the old "
+                             "key. Import the old nsec to go back."));
         return;
     }
     m_confirmGenerate = false;

@@ -3,6 +3,7 @@
 #include "canvas/CanvasSession.h"
 #include "canvas/DraftStore.h"
 #include "canvas/Identity.h"
+#include "canvas/ProfileCache.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "ui/Accessibility.h"
@@ -119,6 +120,9 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
     connect(m_connectionStatus, &ConnectionStatus::changed, this, &MainWindow::updateRelayStatus);
     connect(m_services.connection->socket(), &client::RelaySocket::recovered, this,
             &MainWindow::onConnectionRecovered);
+    if (m_services.profiles)
+        connect(m_services.profiles, &canvas::ProfileCache::profilesUpdated, this,
+                &MainWindow::updateIdentityStatus);
     connect(m_services.identity, &canvas::Identity::changed, this, [this] {
         updateIdentityStatus();
         m_channels->refresh(); // "my channels" belong to the identity
@@ -192,6 +196,7 @@ void MainWindow::createActions()
     connect(m_reloadAction, &QAction::triggered, this, [this] {
         m_canvas->reload();
         m_history->reload(); // F5 refreshes what History lists too
+        m_channels->refresh(); // and the channel list (channels made by others appear)
     });
 
     auto *viewMenu = menuBar()->addMenu(tr("&View"));
@@ -228,11 +233,12 @@ void MainWindow::createActions()
     auto *about = help->addAction(tr("&About Buzz Canvas"));
     about->setObjectName(QStringLiteral("aboutAction"));
     connect(about, &QAction::triggered, this, [this] {
-        QMessageBox::about(
-            this, tr("About Buzz Canvas"),
-            tr("<b>Buzz Canvas</b> %1<br>Edit the shared Markdown canvas of Buzz channels.<br>"
-               "Saves are compare-and-swap and verified; nothing is overwritten silently.")
-                .arg(QCoreApplication::applicationVersion()));
+        QMessageBox::about(this, tr("About Buzz Canvas"),
+                           tr("<b>Buzz Canvas</b> %1<br>Edit the shared Markdown "
+                              "canvas of Buzz channels.<br>"
+                              "Saves are compare-and-swap and verified; nothing is "
+                              "overwritten silently.")
+                               .arg(QCoreApplication::applicationVersion()));
     });
 
     auto *toolbar = addToolBar(tr("Main"));
@@ -454,8 +460,16 @@ void MainWindow::updateRelayStatus()
 
 void MainWindow::updateIdentityStatus()
 {
-    m_identityButton->setText(m_services.identity->hasKey() ? m_services.identity->shortNpub()
-                                                            : tr("No identity"));
+    // The name others see when there is one, else the short npub (the tooltip has the npub).
+    const auto own = m_services.profiles && m_services.identity->hasKey()
+        ? m_services.profiles->profile(m_services.identity->publicKeyHex())
+        : std::nullopt;
+    if (!own && m_services.profiles && m_services.identity->hasKey())
+        m_services.profiles->request({m_services.identity->publicKeyHex()});
+    m_identityButton->setText(!m_services.identity->hasKey() ? tr("No identity")
+                                  : own && !own->displayName.isEmpty()
+                                  ? own->displayName
+                                  : m_services.identity->shortNpub());
     m_identityButton->setToolTip(
         tr("%1\nStored in: %2")
             .arg(m_services.identity->npub(), m_services.identity->storageDescription()));
@@ -512,7 +526,7 @@ void MainWindow::showSettings()
 
 void MainWindow::showIdentity()
 {
-    auto *dialog = new IdentityDialog(m_services.identity, this);
+    auto *dialog = new IdentityDialog(m_services.identity, m_services.profiles, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }

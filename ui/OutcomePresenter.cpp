@@ -1,5 +1,9 @@
 #include "ui/OutcomePresenter.h"
 
+#include "canvas/CanvasWriteRules.h"
+
+#include <QLocale>
+
 namespace buzz::ui {
 
 using Kind = canvas::SaveOutcome::Kind;
@@ -12,10 +16,20 @@ OutcomePresenter::Notice OutcomePresenter::relayError(const client::RelayError &
     notice.tone = NoticeBanner::Tone::Error;
     notice.text = error.shortText();
     notice.details = error.longText();
-    if (error.kind == client::RelayError::Kind::Auth) {
-        notice.details =
-            tr("Check that the relay URL in Settings is the address the relay advertises, and that "
-               "Identity holds the key this relay knows.");
+    if (const auto bytes = canvas::CanvasWriteRules::refusedSize(error)) {
+        // Our own check and the relay's step 2c say the same: too large, nothing was sent.
+        const QLocale locale;
+        notice.text = tr("Not saved: this canvas is %1, over the relay's limit of "
+                         "%2. Shorten it and save "
+                         "again — your text stays in the editor.")
+                          .arg(locale.formattedDataSize(*bytes, 1, QLocale::DataSizeIecFormat),
+                               locale.formattedDataSize(canvas::CanvasWriteRules::kMaxContentBytes,
+                                                        0, QLocale::DataSizeIecFormat));
+        notice.details = error.detail;
+    } else if (error.kind == client::RelayError::Kind::Auth) {
+        notice.details = tr("Check that the relay URL in Settings is the address "
+                            "the relay advertises, and that "
+                            "Identity holds the key this relay knows.");
         notice.text = tr("The relay refused this identity: %1")
                           .arg(error.message.isEmpty() ? error.detail : error.message)
             + QLatin1Char(' ') + notice.details;
@@ -41,7 +55,8 @@ OutcomePresenter::Notice OutcomePresenter::notice(const canvas::CanvasSession::S
         notice.autoHide = later.isEmpty();
         break;
     case Kind::SavedUnverified:
-        notice.text = restore ? tr("Restored. We couldn't verify against the latest revision just "
+        notice.text = restore ? tr("Restored. We couldn't verify against the latest revision "
+                                   "just "
                                    "now — check the canvas if a concurrent edit appears.")
                               : tr("Saved. We couldn't verify against the latest revision just "
                                    "now — check History if a concurrent edit appears.")
@@ -61,11 +76,11 @@ OutcomePresenter::Notice OutcomePresenter::notice(const canvas::CanvasSession::S
         notice.offerMerge = canMerge;
         break;
     case Kind::Superseded:
-        notice.text = restore
-            ? tr("A concurrent edit is now current. Your restore was preserved in "
-                 "History.")
-            : tr("A concurrent edit is now current. Your save was preserved in "
-                 "History — merge it, or restore it from History.")
+        notice.text = restore ? tr("A concurrent edit is now current. Your restore was preserved "
+                                   "in "
+                                   "History.")
+                              : tr("A concurrent edit is now current. Your save was preserved in "
+                                   "History — merge it, or restore it from History.")
                 + later;
         notice.tone = NoticeBanner::Tone::Warning;
         notice.offerMerge = canMerge;
@@ -73,7 +88,8 @@ OutcomePresenter::Notice OutcomePresenter::notice(const canvas::CanvasSession::S
     case Kind::OutcomeUnknown:
         notice.text = restore ? tr("We couldn't confirm whether the restore reached the relay. "
                                    "Retry sends the same restore again — it can't apply twice.")
-                              : tr("We couldn't confirm whether your save reached the relay. Your "
+                              : tr("We couldn't confirm whether your save reached the relay. "
+                                   "Your "
                                    "text is kept — retry to send the same save again.");
         notice.tone = NoticeBanner::Tone::Warning;
         notice.details = outcome.error ? outcome.error->longText() : QString();

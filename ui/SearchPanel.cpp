@@ -4,6 +4,7 @@
 #include "canvas/SearchService.h"
 #include "net/nostr/Nip19.h"
 #include "ui/Accessibility.h"
+#include "ui/SearchResultDelegate.h"
 #include "ui/models/SearchResultModel.h"
 
 #include <QLabel>
@@ -17,28 +18,10 @@
 
 namespace buzz::ui {
 
-namespace {
-
-// The first line of `content` that contains `query` (case-insensitive), trimmed to ~100 chars.
-QString snippet(const QString &content, const QString &query)
-{
-    const qsizetype at = content.indexOf(query, 0, Qt::CaseInsensitive);
-    const qsizetype start = at < 0 ? 0 : content.lastIndexOf(QLatin1Char('\n'), at) + 1;
-    qsizetype end = content.indexOf(QLatin1Char('\n'), start);
-    if (end < 0)
-        end = content.size();
-    QString line = content.mid(start, end - start).trimmed();
-    if (line.size() > 100)
-        line = line.left(99) + QStringLiteral("…");
-    return line;
-}
-
-} // namespace
-
 SearchPanel::SearchPanel(const UiServices &services, QWidget *parent)
     : QWidget(parent)
     , m_services(services)
-    , m_model(new SearchResultModel(this))
+    , m_model(new SearchResultModel(services.profiles, this))
     , m_query(new QLineEdit(this))
     , m_results(new QListView(this))
     , m_status(new QLabel(this))
@@ -51,6 +34,7 @@ SearchPanel::SearchPanel(const UiServices &services, QWidget *parent)
     m_results->setObjectName(QStringLiteral("searchResultList"));
     m_results->setAccessibleName(tr("Search results"));
     m_results->setModel(m_model);
+    m_results->setItemDelegate(new SearchResultDelegate(m_results));
     m_results->setWordWrap(true);
     m_results->setAlternatingRowColors(true);
     m_status->setObjectName(QStringLiteral("searchStatusLabel"));
@@ -105,7 +89,7 @@ void SearchPanel::runSearch()
     // Both searches run at once; the list is rebuilt when both answered.
     struct Pending
     {
-        std::optional<client::Result<std::vector<canvas::CanvasRevision>>> canvases;
+        std::optional<client::Result<std::vector<canvas::CanvasSearchHit>>> canvases;
         std::optional<client::Result<std::vector<canvas::ProfileHit>>> people;
     };
     auto pending = std::make_shared<Pending>();
@@ -117,33 +101,40 @@ void SearchPanel::runSearch()
         QString problem;
         if (*pending->canvases) {
             if (!pending->canvases->value().empty())
-                hits.push_back(Hit {Hit::Kind::Heading, tr("Canvases"), {}, {}, {}, {}});
-            for (const auto &revision : pending->canvases->value()) {
-                const QString name = m_channelName ? m_channelName(revision.channel) : QString();
-                hits.push_back(
-                    Hit {Hit::Kind::Canvas,
-                         QStringLiteral("# ") + (name.isEmpty() ? revision.channel.left(8) : name),
-                         snippet(revision.content, query),
-                         revision.channel,
-                         revision.eventId,
-                         {}});
+                hits.push_back(Hit {Hit::Kind::Heading, tr("Canvases")});
+            for (const canvas::CanvasSearchHit &found : pending->canvases->value()) {
+                const QString name = m_channelName ? m_channelName(found.channel) : QString();
+                const canvas::CanvasRevision &shown = found.shown();
+                Hit hit;
+                hit.kind = Hit::Kind::Canvas;
+                hit.title = QStringLiteral("# ") + (name.isEmpty() ? found.channel.left(8) : name);
+                hit.snippet = found.snippet.text;
+                hit.matchStart = found.snippet.matchStart;
+                hit.matchLength = found.snippet.matchLength;
+                hit.channelId = found.channel;
+                hit.eventId = shown.eventId;
+                hit.pubkey = shown.author;
+                hit.createdAt = shown.createdAt;
+                hit.inCurrent = found.inCurrent;
+                hit.matchingRevisions = found.matchingRevisions;
+                hits.push_back(std::move(hit));
             }
         } else {
             problem = pending->canvases->error().shortText();
         }
         if (*pending->people) {
             if (!pending->people->value().empty())
-                hits.push_back(Hit {Hit::Kind::Heading, tr("People"), {}, {}, {}, {}});
+                hits.push_back(Hit {Hit::Kind::Heading, tr("People")});
             for (const auto &person : pending->people->value()) {
                 if (m_services.profiles)
                     m_services.profiles->insert(person);
-                hits.push_back(Hit {
-                    Hit::Kind::Person,
-                    person.label(),
-                    QString::fromStdString(nostr::nip19::encodeNpub(person.pubkey.toStdString())),
-                    {},
-                    {},
-                    person.pubkey});
+                Hit hit;
+                hit.kind = Hit::Kind::Person;
+                hit.title = person.label();
+                hit.snippet =
+                    QString::fromStdString(nostr::nip19::encodeNpub(person.pubkey.toStdString()));
+                hit.pubkey = person.pubkey;
+                hits.push_back(std::move(hit));
             }
         } else if (problem.isEmpty()) {
             problem = pending->people->error().shortText();
@@ -157,8 +148,8 @@ void SearchPanel::runSearch()
                                              : QString());
         emit searchFinished(count);
     };
-    QCoro::connect(m_services.search->searchCanvases(query), this,
-                   [pending, finish](client::Result<std::vector<canvas::CanvasRevision>> result) {
+    QCoro::connect(m_services.search->searchCanvasGroups(query), this,
+                   [pending, finish](client::Result<std::vector<canvas::CanvasSearchHit>> result) {
                        pending->canvases = std::move(result);
                        finish();
                    });

@@ -1,8 +1,9 @@
 #include "ui/UiFormat.h"
 
-#include <QCoreApplication>
+#include "canvas/ProfileCache.h"
+#include "net/nostr/Nip19.h"
+
 #include <QDateTime>
-#include <QLocale>
 
 namespace buzz::ui {
 
@@ -10,25 +11,62 @@ QString UiFormat::withShortcut(const QString &text, const QKeySequence &keys)
 {
     if (keys.isEmpty())
         return text;
-    return QCoreApplication::translate("buzz::ui::UiFormat", "%1 (%2)")
-        .arg(text, keys.toString(QKeySequence::NativeText));
+    return tr("%1 (%2)").arg(text, keys.toString(QKeySequence::NativeText));
+}
+
+namespace {
+std::function<qint64()> &clock()
+{
+    static std::function<qint64()> source;
+    return source;
+}
+} // namespace
+
+qint64 UiFormat::now()
+{
+    return clock() ? clock()() : QDateTime::currentSecsSinceEpoch();
+}
+
+void UiFormat::setClockForTesting(std::function<qint64()> source)
+{
+    clock() = std::move(source);
+}
+
+QLocale UiFormat::locale()
+{
+    // Asked on every painted time: the locale is rebuilt only when the translation changes.
+    static QString cachedName;
+    static QLocale cached(QLocale::English, QLocale::UnitedKingdom);
+    const QString name = tr("en",
+                            "BCP 47 name of this translation's language; "
+                            "dates and numbers use its locale");
+    if (name != cachedName) {
+        cachedName = name;
+        cached = name == QLatin1String("en") ? QLocale(QLocale::English, QLocale::UnitedKingdom)
+                                             : QLocale(name);
+    }
+    return cached;
 }
 
 QString UiFormat::revisionTime(qint64 unixSeconds)
 {
     const QDateTime local = QDateTime::fromSecsSinceEpoch(unixSeconds).toLocalTime();
-    return QLocale().toString(local, QStringLiteral("d MMM yyyy, HH:mm"));
+    return locale().toString(local, QStringLiteral("d MMM yyyy, HH:mm"));
 }
 
 QString UiFormat::relativeTime(qint64 unixSeconds, qint64 nowSeconds)
 {
     const qint64 age = nowSeconds - unixSeconds;
     if (age < 45)
-        return QStringLiteral("just now");
+        return tr("just now"); // also a clock a little ahead of ours
     if (age < 3600)
-        return QStringLiteral("%1 min ago").arg(qMax<qint64>(1, age / 60));
-    if (age < 12 * 3600)
-        return QStringLiteral("%1 h ago").arg(age / 3600);
+        return tr("%n min ago", nullptr, int(qMax<qint64>(1, (age + 30) / 60)));
+    const QDateTime local = QDateTime::fromSecsSinceEpoch(unixSeconds).toLocalTime();
+    const QDate today = QDateTime::fromSecsSinceEpoch(nowSeconds).toLocalTime().date();
+    if (age < 12 * 3600 || local.date() == today)
+        return tr("%n h ago", nullptr, int(age / 3600));
+    if (local.date() == today.addDays(-1))
+        return tr("yesterday, %1").arg(locale().toString(local.time(), QStringLiteral("HH:mm")));
     return revisionTime(unixSeconds);
 }
 
@@ -37,9 +75,29 @@ QString UiFormat::sizeSummary(const QString &text)
     const qsizetype lines = text.isEmpty() ? 0 : text.count(QLatin1Char('\n')) + 1;
     const qsizetype bytes = text.toUtf8().size();
     const QString size = bytes < 1024
-        ? QStringLiteral("%1 B").arg(bytes)
-        : QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
-    return QStringLiteral("%1 lines · %2").arg(lines).arg(size);
+        ? tr("%1 B").arg(bytes)
+        : locale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
+    return tr("%n lines · %1", nullptr, int(lines)).arg(size);
+}
+
+QString UiFormat::personName(canvas::ProfileCache *profiles, const QString &pubkey)
+{
+    if (!profiles)
+        return QString::fromStdString(nostr::nip19::shortNpub(pubkey.toLower().toStdString()));
+    if (profiles->isSelf(pubkey))
+        return tr("You");
+    return profiles->displayName(pubkey);
+}
+
+QString UiFormat::personToolTip(canvas::ProfileCache *profiles, const QString &pubkey)
+{
+    const QString npub =
+        QString::fromStdString(nostr::nip19::encodeNpub(pubkey.toLower().toStdString()));
+    if (!profiles)
+        return npub;
+    const QString name = profiles->displayName(pubkey);
+    const QString who = profiles->isSelf(pubkey) ? tr("%1 (you)").arg(name) : name;
+    return who + QLatin1Char('\n') + npub;
 }
 
 } // namespace buzz::ui

@@ -8,6 +8,7 @@ class RelayConnection;
 namespace buzz::canvas {
 class CanvasService;
 class ChannelService;
+class ChannelWatch;
 class SearchService;
 class ProfileCache;
 class DraftStore;
@@ -23,6 +24,7 @@ struct UiServices
     client::RelayConnection *connection = nullptr;
     canvas::CanvasService *canvas = nullptr;
     canvas::ChannelService *channels = nullptr;
+    canvas::ChannelWatch *channelWatch = nullptr; // optional: keeps the channel list live
     canvas::SearchService *search = nullptr;
     canvas::ProfileCache *profiles = nullptr;
     canvas::DraftStore *drafts = nullptr;

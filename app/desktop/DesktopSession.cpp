@@ -3,6 +3,7 @@
 #include "app/desktop/EmbeddedRelay.h"
 #include "canvas/CanvasService.h"
 #include "canvas/ChannelService.h"
+#include "canvas/ChannelWatch.h"
 #include "canvas/DraftStore.h"
 #include "canvas/Identity.h"
 #include "canvas/ProfileCache.h"
@@ -135,6 +136,7 @@ QCoro::Task<bool> DesktopSession::start()
     m_services.identity = identity;
     m_services.canvas = new canvas::CanvasService(connection, m_serviceOwner);
     m_services.channels = new canvas::ChannelService(connection, m_serviceOwner);
+    m_services.channelWatch = new canvas::ChannelWatch(connection, m_serviceOwner);
     m_services.search = new canvas::SearchService(connection, m_serviceOwner);
     m_services.profiles = new canvas::ProfileCache(connection, m_serviceOwner);
     m_services.drafts =

@@ -147,10 +147,10 @@ RelayError HttpBridge::classifyHttpFailure(int httpStatus, const QByteArray &bod
     // very request reached the relay and its answer was lost: the outcome is unknown, not an
     // authentication failure.
     if (httpStatus == 401 && message.contains(QLatin1String("replay detected")))
-        return RelayError::make(
-            Kind::Network, message,
-            unreachable("network error (the relay already had this request; its answer was lost)"),
-            httpStatus);
+        return RelayError::make(Kind::Network, message,
+                                unreachable("network error (the relay already had "
+                                            "this request; its answer was lost)"),
+                                httpStatus);
     // Non-JSON bodies are never shown: they may be proxy pages or contain URLs.
     const QString detail = message.isEmpty()
         ? QStringLiteral("relay returned %1").arg(httpStatus)
@@ -161,13 +161,17 @@ RelayError HttpBridge::classifyHttpFailure(int httpStatus, const QByteArray &bod
 QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::post(const QString &path,
                                                               const QByteArray &body,
                                                               const RequestOptions &options,
-                                                              bool strong)
+                                                              bool strong, QString logDetail)
 {
     RequestLogEntry entry;
     entry.startedAt = QDateTime::currentDateTimeUtc();
     entry.caller = options.caller;
     entry.method = QStringLiteral("POST ") + path;
     entry.strong = strong;
+    entry.read = path != QLatin1String("/events");
+    entry.detail = std::move(logDetail);
+    if (m_log)
+        m_log->begin(entry); // shown at once: a timeout otherwise appears only 10 s later
     QElapsedTimer clock;
     clock.start();
 
@@ -240,7 +244,13 @@ QCoro::Task<Result<PublishResponse>> HttpBridge::publish(const nostr::Event &eve
                                                          RequestOptions options)
 {
     const QByteArray body = QByteArray::fromStdString(event.toJson());
-    auto raw = co_await post(QStringLiteral("/events"), body, options, false);
+    // The detail view names the event, never its content (a canvas is the user's text).
+    const QString detail = QStringLiteral("event %1 kind %2, tags %3, content %4 bytes")
+                               .arg(QString::fromStdString(event.id))
+                               .arg(event.kind)
+                               .arg(QString::fromStdString(nlohmann::json(event.tags).dump()))
+                               .arg(event.content.size());
+    auto raw = co_await post(QStringLiteral("/events"), body, options, false, detail);
     if (!raw)
         co_return fail(raw.error());
     const QJsonDocument document = QJsonDocument::fromJson(raw->body);
@@ -259,7 +269,8 @@ QCoro::Task<Result<QueryResponse>> HttpBridge::query(const std::vector<nostr::Fi
                                                      RequestOptions options)
 {
     const QByteArray body = filtersJson(filters);
-    auto raw = co_await post(QStringLiteral("/query"), body, options, anyStrong(filters));
+    auto raw = co_await post(QStringLiteral("/query"), body, options, anyStrong(filters),
+                             QString::fromUtf8(body));
     if (!raw)
         co_return fail(raw.error());
     QueryResponse response;
@@ -285,7 +296,8 @@ QCoro::Task<Result<CountResponse>> HttpBridge::count(const std::vector<nostr::Fi
                                                      RequestOptions options)
 {
     const QByteArray body = filtersJson(filters);
-    auto raw = co_await post(QStringLiteral("/count"), body, options, anyStrong(filters));
+    auto raw = co_await post(QStringLiteral("/count"), body, options, anyStrong(filters),
+                             QString::fromUtf8(body));
     if (!raw)
         co_return fail(raw.error());
     const QJsonDocument document = QJsonDocument::fromJson(raw->body);

@@ -99,7 +99,8 @@ public:
         QString route;
     };
     QCoro::Task<Result<RawResponse>> post(const QString &path, const QByteArray &body,
-                                          const RequestOptions &options, bool strong);
+                                          const RequestOptions &options, bool strong,
+                                          QString logDetail);
 
     // The desktop's error classification of a finished HTTP exchange (reference §11.3); exposed so
     // it is testable without a network. `contentType` and `location` are response headers.

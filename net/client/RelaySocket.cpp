@@ -273,6 +273,17 @@ void RelaySocket::handleAuthChallenge(const QString &challenge)
                                      challenge.toStdString(), QDateTime::currentSecsSinceEpoch());
     m_pendingAuthId = QString::fromStdString(auth.id);
     m_pendingAuthAs = QString::fromStdString(key->publicKeyHex());
+    if (m_log) {
+        RequestLogEntry entry;
+        entry.startedAt = m_authSentAt = QDateTime::currentDateTimeUtc();
+        m_authSentAtMs = nowMs();
+        entry.caller = QStringLiteral("auth");
+        entry.method = QStringLiteral("WS AUTH");
+        entry.read = false;
+        entry.detail =
+            QStringLiteral("NIP-42 event %1 as %2").arg(m_pendingAuthId, m_pendingAuthAs);
+        m_authLogSequence = m_log->begin(entry);
+    }
     sendJson(frame(nlohmann::json::array({"AUTH", auth.toJsonValue()})));
 }
 
@@ -280,6 +291,20 @@ void RelaySocket::handleOk(const QString &eventId, bool accepted, const QString 
 {
     if (eventId.isEmpty() || eventId != m_pendingAuthId)
         return;
+    if (m_log) {
+        RequestLogEntry entry;
+        entry.sequence = std::exchange(m_authLogSequence, 0);
+        entry.startedAt = m_authSentAt;
+        entry.caller = QStringLiteral("auth");
+        entry.method = QStringLiteral("WS AUTH");
+        entry.read = false;
+        entry.status = accepted ? QStringLiteral("ok") : QStringLiteral("auth");
+        entry.errorDetail = message;
+        entry.latencyMs = double(nowMs() - m_authSentAtMs);
+        entry.detail =
+            QStringLiteral("NIP-42 event %1 as %2").arg(m_pendingAuthId, m_pendingAuthAs);
+        m_log->append(entry);
+    }
     m_pendingAuthId.clear();
     if (m_state == State::Connected || m_state == State::Stalled) {
         // A later challenge on a connection that is signed in already: its refusal ("already
@@ -330,11 +355,23 @@ void RelaySocket::becomeConnected()
 
 void RelaySocket::sendReq(const QString &id, Subscription &subscription)
 {
+    if (subscription.logSequence != 0) // the previous REQ never got its EOSE or CLOSED
+        logReq(subscription, QStringLiteral("network"),
+               QStringLiteral("no answer before the REQ was sent again"));
     const QByteArray message = subscription.reqFrame(id);
     subscription.sent = true;
     subscription.sentOnConnection = m_connectionSerial;
     subscription.sentAt = QDateTime::currentDateTimeUtc();
     subscription.sentAtMs = nowMs();
+    if (m_log) {
+        RequestLogEntry entry;
+        entry.startedAt = subscription.sentAt;
+        entry.caller = subscription.caller;
+        entry.method = QStringLiteral("WS REQ");
+        entry.strong = subscription.isStrong();
+        entry.detail = QString::fromUtf8(message);
+        subscription.logSequence = m_log->begin(entry);
+    }
     sendJson(message);
     setSubscriptionState(id, subscription, SubscriptionState::Pending);
 }
@@ -383,9 +420,15 @@ QString RelaySocket::subscribe(std::vector<nostr::Filter> filters, const QString
 
 void RelaySocket::unsubscribe(const QString &subscriptionId)
 {
-    if (m_subscriptions.remove(subscriptionId) && m_socket
-        && (m_state == State::Connected || m_state == State::Stalled))
+    const auto it = m_subscriptions.constFind(subscriptionId);
+    if (it == m_subscriptions.constEnd())
+        return;
+    const QString caller = it->caller;
+    m_subscriptions.remove(subscriptionId);
+    if (m_socket && (m_state == State::Connected || m_state == State::Stalled)) {
+        logFrame(QStringLiteral("WS CLOSE"), caller, QStringLiteral("sent"), subscriptionId);
         sendJson(frame(nlohmann::json::array({"CLOSE", subscriptionId.toStdString()})));
+    }
 }
 
 RelaySocket::SubscriptionState RelaySocket::subscriptionState(const QString &subscriptionId) const
@@ -443,12 +486,28 @@ void RelaySocket::handleClosed(const QString &id, const QString &reason)
     scheduleResubscriptions();
 }
 
-void RelaySocket::logReq(const Subscription &subscription, const QString &status,
-                         const QString &error)
+void RelaySocket::logFrame(const QString &method, const QString &caller, const QString &status,
+                           const QString &detail)
 {
     if (!m_log)
         return;
     RequestLogEntry entry;
+    entry.startedAt = QDateTime::currentDateTimeUtc();
+    entry.caller = caller;
+    entry.method = method;
+    entry.read = false;
+    entry.status = status;
+    entry.detail = detail;
+    m_log->append(entry);
+}
+
+void RelaySocket::logReq(Subscription &subscription, const QString &status, const QString &error)
+{
+    if (!m_log)
+        return;
+    RequestLogEntry entry;
+    entry.sequence = std::exchange(subscription.logSequence, 0);
+    entry.detail = QString::fromUtf8(subscription.reqFrame(QStringLiteral("…")));
     entry.startedAt = subscription.sentAt;
     entry.caller = subscription.caller;
     entry.method = QStringLiteral("WS REQ");
@@ -483,8 +542,14 @@ void RelaySocket::onTextMessage(const QString &text)
             return;
         }
         auto it = m_subscriptions.find(id);
-        if (it != m_subscriptions.end() && it->acceptEvent(*event))
+        if (it != m_subscriptions.end() && it->acceptEvent(*event)) {
+            logFrame(QStringLiteral("WS EVENT"), it->caller, QStringLiteral("received"),
+                     QStringLiteral("event %1 kind %2 on %3")
+                         .arg(QString::fromStdString(event->id))
+                         .arg(event->kind)
+                         .arg(id));
             emit eventReceived(id, *event);
+        }
     } else if (type == "EOSE") {
         handleEndOfStoredEvents(str(1));
     } else if (type == "CLOSED") {
@@ -495,6 +560,8 @@ void RelaySocket::onTextMessage(const QString &text)
         handleAuthChallenge(str(1));
     } else if (type == "NOTICE") {
         qCInfo(lcSocket) << "relay notice:" << str(1);
+        logFrame(QStringLiteral("WS NOTICE"), QStringLiteral("relay"), QStringLiteral("received"),
+                 str(1));
     }
 }
 

@@ -139,7 +139,11 @@ private:
     void sendReq(const QString &id, Subscription &subscription);
     void sendDueResubscriptions();
     void scheduleResubscriptions();
-    void logReq(const Subscription &subscription, const QString &status, const QString &error);
+    void logReq(Subscription &subscription, const QString &status, const QString &error);
+    // A WebSocket frame other than a REQ, for the Diagnostics dock (never a secret, never event
+    // content).
+    void logFrame(const QString &method, const QString &caller, const QString &status,
+                  const QString &detail);
     void sendJson(const QByteArray &json);
 
     QUrl m_wsUrl;
@@ -151,6 +155,9 @@ private:
     QString m_lastError;
     QString m_pendingAuthId;
     QString m_pendingAuthAs;
+    quint64 m_authLogSequence = 0;
+    QDateTime m_authSentAt;
+    qint64 m_authSentAtMs = 0;
     QString m_authenticatedAs;
     QTimer m_reconnectTimer;
     QTimer m_connectTimer;

@@ -40,6 +40,7 @@ public:
     qint64 resubscribeAtMs = 0; // the socket's clock time of the next REQ while Resubscribing
     QDateTime sentAt;
     qint64 sentAtMs = 0;
+    quint64 logSequence = 0; // the request log's pending row for the REQ in flight (0: none)
 
     // The REQ frame; sent again, each filter's `since` moves up to the newest event seen minus
     // a few seconds of overlap (events signed before that may still be missed: see

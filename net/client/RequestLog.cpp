@@ -19,6 +19,8 @@ QJsonObject RequestLogEntry::toJson() const
         object.insert(QStringLiteral("route"), route);
     if (!errorDetail.isEmpty())
         object.insert(QStringLiteral("error"), errorDetail);
+    if (!detail.isEmpty())
+        object.insert(QStringLiteral("detail"), detail);
     return object;
 }
 
@@ -29,9 +31,18 @@ RequestLog::RequestLog(QObject *parent, std::size_t capacity)
     qRegisterMetaType<buzz::client::RequestLogEntry>();
 }
 
-quint64 RequestLog::append(RequestLogEntry entry)
+quint64 RequestLog::begin(RequestLogEntry &entry)
 {
     entry.sequence = m_nextSequence++;
+    entry.status = QStringLiteral("pending");
+    emit entryStarted(entry);
+    return entry.sequence;
+}
+
+quint64 RequestLog::append(RequestLogEntry entry)
+{
+    if (entry.sequence == 0)
+        entry.sequence = m_nextSequence++;
     if (m_entries.size() >= m_capacity)
         m_entries.pop_front();
     m_entries.push_back(std::move(entry));

@@ -18,8 +18,13 @@ struct RequestLogEntry
     QDateTime startedAt; // UTC
     QString caller; // e.g. "canvas_head_display", "canvas_precondition", "canvas_ancestry",
                     // "canvas_existence", "canvas_publish", "history_page", "search"
-    QString method; // "POST /query", "POST /events", "POST /count", "WS REQ" (a subscription)
+    // "POST /query", "POST /events", "POST /count"; WebSocket frames: "WS REQ" (a subscription),
+    // "WS CLOSE", "WS AUTH", and received ones "WS EVENT", "WS CLOSED", "WS NOTICE"
+    QString method;
     bool strong = false; // a filter carried "consistency":"strong" (else: routed)
+    // A read (POST /query, /count, WS REQ) is strong or routed; a write (POST /events) and the
+    // other WebSocket frames are neither and never show as "routed".
+    bool read = true;
     int httpStatus = 0; // 0 for WS or when no response arrived
     QString status; // "ok", or the error kind ("network", "timeout", "conflict", …)
     QString errorDetail; // the RelayError detail when status != "ok"
@@ -28,8 +33,12 @@ struct RequestLogEntry
 
     QString consistencyName() const
     {
+        if (!read)
+            return method == QLatin1String("POST /events") ? QStringLiteral("write")
+                                                           : QStringLiteral("-");
         return strong ? QStringLiteral("strong") : QStringLiteral("routed");
     }
+    QString detail; // what the frame or request carried, for the detail view (no secrets)
     QJsonObject toJson() const;
 };
 
@@ -40,7 +49,12 @@ class RequestLog : public QObject
 public:
     explicit RequestLog(QObject *parent = nullptr, std::size_t capacity = 2000);
 
-    // Assigns the sequence number, stores (dropping the oldest beyond capacity), emits entryAdded.
+    // A request is under way: assigns its sequence number and emits entryStarted (status
+    // "pending"), so a slow request shows while it waits, not only once it ended. The same entry,
+    // finished, goes to append(); entries() holds finished entries only.
+    quint64 begin(RequestLogEntry &entry);
+    // Stores a finished entry (a new sequence number unless begin() gave it one), dropping the
+    // oldest beyond capacity, and emits entryAdded.
     quint64 append(RequestLogEntry entry);
 
     const std::deque<RequestLogEntry> &entries() const { return m_entries; }
@@ -53,6 +67,7 @@ public:
     static QString formatLine(const RequestLogEntry &entry);
 
 signals:
+    void entryStarted(const buzz::client::RequestLogEntry &entry);
     void entryAdded(const buzz::client::RequestLogEntry &entry);
     void cleared();
 

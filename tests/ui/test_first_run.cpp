@@ -104,7 +104,10 @@ private slots:
         QVERIFY(view && view->isVisible());
         QVERIFY(view->toPlainText().contains(QStringLiteral("Ship the first build.")));
         auto *info = window->findChild<QLabel *>(QStringLiteral("revisionInfoLabel"));
-        QVERIFY(info->text().startsWith(QStringLiteral("Last edited by npub1")));
+        // Your own revision says so; who you are on the relay is in the tooltip.
+        QVERIFY2(info->text().startsWith(QStringLiteral("Last edited by You · ")),
+                 qPrintable(info->text()));
+        QVERIFY(info->toolTip().contains(QStringLiteral("npub1")));
         QCOMPARE(edit->text(), QStringLiteral("Edit canvas"));
 
         // The relay really holds it (a strong read, not what the widget remembers).

@@ -1,7 +1,8 @@
 // Renders the README screenshots from the real widgets (QWidget::grab, offscreen or under Xvfb):
-//   ui_screenshots <output dir>  →  main-window.png, history-diff.png, conflict-dialog.png,
-//                                   typed-while-saving.png, main-window-de.png (German UI),
-//                                   main-window-dark.png (dark palette), relay-offline.png
+//   ui_screenshots <output dir>  →  main-window.png, history-diff.png, search-results.png,
+//                                   conflict-dialog.png, typed-while-saving.png,
+//                                   main-window-de.png (German UI), main-window-dark.png (dark
+//                                   palette), relay-offline.png
 // Not a test: run it by hand when the UI changes.
 
 #include "UiTestHarness.h"
@@ -13,6 +14,7 @@
 #include "ui/ConflictDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/SearchPanel.h"
 #include "ui/models/HistoryModel.h"
 
 #include <QApplication>
@@ -22,6 +24,7 @@
 #include <QListView>
 #include <QPalette>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStyleFactory>
 #include <QTest>
@@ -31,19 +34,24 @@ using test::UiTestHarness;
 
 namespace {
 
-const QString kPlanV1 = QStringLiteral(
-    "# Launch plan\n\nWe ship **Buzz Canvas 0.1** to the design team first.\n\n## Milestones\n\n"
-    "- [x] Embedded relay, first run needs nothing\n- [ ] History with diff and restore\n"
-    "- [ ] Conflict merge\n\n## Owners\n\n| Area | Owner |\n|---|---|\n| Desktop | Maya |\n| Relay "
-    "| Jonas |\n");
-const QString kPlanV2 = QStringLiteral(
-    "# Launch plan\n\nWe ship **Buzz Canvas 0.1** to the design team first, then to everyone.\n\n"
-    "## Milestones\n\n- [x] Embedded relay, first run needs nothing\n- [x] History with diff and "
-    "restore\n"
-    "- [ ] Conflict merge\n- [ ] Packaging (.deb)\n\n## Owners\n\n| Area | Owner |\n|---|---|\n"
-    "| Desktop | Maya |\n| Relay | Jonas |\n| Packaging | Ana |\n\n> Saves are compare-and-swap: "
-    "nobody's edit is "
-    "overwritten silently.\n");
+const QString kPlanV1 = QStringLiteral("# Launch plan\n\nWe ship **Buzz Canvas 0.1** to the design "
+                                       "team first.\n\n## Milestones\n\n"
+                                       "- [x] Embedded relay, first run needs nothing\n- [ ] "
+                                       "History with diff and restore\n"
+                                       "- [ ] Conflict merge\n\n## Owners\n\n| Area | Owner "
+                                       "|\n|---|---|\n| Desktop | Maya |\n| Relay "
+                                       "| Jonas |\n");
+const QString kPlanV2 = QStringLiteral("# Launch plan\n\nWe ship **Buzz Canvas 0.1** to the design "
+                                       "team first, then to everyone.\n\n"
+                                       "## Milestones\n\n- [x] Embedded relay, first run needs "
+                                       "nothing\n- [x] History with diff and "
+                                       "restore\n"
+                                       "- [ ] Conflict merge\n- [ ] Packaging (.deb)\n\n## "
+                                       "Owners\n\n| Area | Owner |\n|---|---|\n"
+                                       "| Desktop | Maya |\n| Relay | Jonas |\n| Packaging | Ana "
+                                       "|\n\n> Saves are compare-and-swap: "
+                                       "nobody's edit is "
+                                       "overwritten silently.\n");
 const QString kPlanV3 = QString(kPlanV2).replace(QStringLiteral("- [ ] Conflict merge"),
                                                  QStringLiteral("- [x] Conflict merge"));
 
@@ -117,8 +125,11 @@ int main(int argc, char *argv[])
     auto *jonas = harness.openSession(QStringLiteral("jonas"));
     if (!maya || !jonas)
         return 1;
-    for (const QString &name : {QStringLiteral("design"), QStringLiteral("release-notes")})
-        UiTestHarness::createChannel(maya, name);
+    UiTestHarness::createChannel(maya, QStringLiteral("design"));
+    UiTestHarness::seedRevision(maya,
+                                QStringLiteral("# Design reviews\n\nEvery Tuesday the design "
+                                               "team walks through open mockups.\n"));
+    UiTestHarness::createChannel(maya, QStringLiteral("release-notes"));
     UiTestHarness::createChannel(maya, QStringLiteral("launch-plan"));
     for (const QString &text : {kPlanV1, kPlanV2, kPlanV3})
         UiTestHarness::seedRevision(maya, text);
@@ -137,6 +148,16 @@ int main(int argc, char *argv[])
     QTest::qWait(300);
     save(window, QDir(out).filePath(QStringLiteral("history-diff.png")));
     window->historyDock()->hide();
+
+    // Search: one row per canvas, newest first, author and time, the match highlighted.
+    window->searchDock()->show();
+    window->resizeDocks({window->searchDock()}, {520}, Qt::Vertical);
+    QSignalSpy searched(window->searchPanel(), &ui::SearchPanel::searchFinished);
+    window->searchPanel()->search(QStringLiteral("design"));
+    searched.wait(10000);
+    QTest::qWait(300);
+    save(window, QDir(out).filePath(QStringLiteral("search-results.png")));
+    window->searchDock()->hide();
 
     // Jonas edits the same revision Maya is editing; Maya saves second and gets the merge.
     const QString channel = pane->channelId();

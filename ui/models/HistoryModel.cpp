@@ -2,6 +2,7 @@
 
 #include "canvas/CanvasSession.h"
 #include "canvas/ProfileCache.h"
+#include "ui/RelativeTimeTicker.h"
 #include "ui/UiFormat.h"
 
 #include <QSet>
@@ -17,6 +18,56 @@ HistoryModel::HistoryModel(canvas::ProfileCache *profiles, QObject *parent)
     if (m_profiles)
         connect(m_profiles, &canvas::ProfileCache::profilesUpdated, this,
                 &HistoryModel::onProfilesUpdated);
+    connect(RelativeTimeTicker::instance(), &RelativeTimeTicker::tick, this, &HistoryModel::onTick);
+}
+
+void HistoryModel::onTick()
+{
+    if (!m_revisions.empty())
+        emit dataChanged(index(0), index(int(m_revisions.size()) - 1),
+                         {TimeRole, Qt::AccessibleTextRole});
+}
+
+const canvas::CanvasRevision *HistoryModel::predecessor(int row, bool *first) const
+{
+    *first = false;
+    const canvas::CanvasRevision *revision = revisionAt(row);
+    if (!revision)
+        return nullptr;
+    if (revision->expectedRevision == QLatin1String(canvas::kExpectedNone)) {
+        *first = true;
+        return nullptr;
+    }
+    if (revision->expectedRevision) {
+        if (const auto *parent = revisionAt(rowOf(*revision->expectedRevision)))
+            return parent;
+    }
+    if (const auto *older = revisionAt(row + 1))
+        return older;
+    *first = !hasMore(); // the oldest revision there is
+    return nullptr;
+}
+
+std::optional<canvas::Merge3::LineChange> HistoryModel::changeAt(int row) const
+{
+    const canvas::CanvasRevision *revision = revisionAt(row);
+    if (!revision)
+        return std::nullopt;
+    const QString key = revision->eventId.toLower();
+    if (auto it = m_changes.constFind(key); it != m_changes.constEnd())
+        return *it;
+    bool first = false;
+    const canvas::CanvasRevision *before = predecessor(row, &first);
+    if (!before && !first)
+        return std::nullopt; // its predecessor is on a page not loaded yet
+    const auto change =
+        canvas::Merge3::lineChange(before ? before->content : QString(), revision->content);
+    // Only a parent found by its id is final: "the next older row" may change as pages and the
+    // session's own revisions arrive.
+    if (first
+        || (before && revision->expectedRevision && before->hasId(*revision->expectedRevision)))
+        m_changes.insert(key, change);
+    return change;
 }
 
 void HistoryModel::setSession(canvas::CanvasSession *session)
@@ -158,24 +209,42 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         return {};
     const bool current = revision->hasId(currentHeadId());
     const auto author = [&] {
-        return m_profiles ? m_profiles->displayName(revision->author) : revision->author.left(12);
+        return UiFormat::personName(m_profiles, revision->author);
     };
     switch (role) {
     case Qt::DisplayRole:
     case AuthorRole:
         return author();
-    case Qt::AccessibleTextRole:
-        return current
-            ? tr("%1, %2, current").arg(author(), UiFormat::revisionTime(revision->createdAt))
-            : tr("%1, %2").arg(author(), UiFormat::revisionTime(revision->createdAt));
+    case Qt::AccessibleTextRole: {
+        const QString text =
+            tr("%1, %2").arg(author(), UiFormat::revisionTime(revision->createdAt));
+        const QString change = data(index, ChangeSummaryRole).toString();
+        const QString withChange = change.isEmpty() ? text : tr("%1, %2").arg(text, change);
+        return current ? tr("%1, current").arg(withChange) : withChange;
+    }
     case Qt::ToolTipRole:
-        return tr("Revision %1").arg(revision->eventId.left(16));
+        return tr("%1\n%2\nRevision %3")
+            .arg(UiFormat::revisionTime(revision->createdAt),
+                 UiFormat::personToolTip(m_profiles, revision->author), revision->eventId.left(16));
+    case ChangeSummaryRole: {
+        const auto change = changeAt(index.row());
+        if (!change)
+            return QString();
+        return tr("+%1 −%2").arg(change->added).arg(change->removed);
+    }
+    case AddedLinesRole:
+    case RemovedLinesRole: {
+        const auto change = changeAt(index.row());
+        if (!change)
+            return -1;
+        return role == AddedLinesRole ? change->added : change->removed;
+    }
     case EventIdRole:
         return revision->eventId;
     case AuthorPubkeyRole:
         return revision->author;
     case TimeRole:
-        return UiFormat::revisionTime(revision->createdAt);
+        return UiFormat::relativeTime(revision->createdAt);
     case CreatedAtRole:
         return revision->createdAt;
     case IsCurrentRole:

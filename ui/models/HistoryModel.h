@@ -1,8 +1,10 @@
 #pragma once
 
 #include "canvas/CanvasRevision.h"
+#include "canvas/Merge3.h"
 
 #include <QAbstractListModel>
+#include <QHash>
 #include <QPointer>
 
 #include <optional>
@@ -28,9 +30,12 @@ public:
         EventIdRole = Qt::UserRole + 1,
         AuthorRole, // display name (profile name, else short npub)
         AuthorPubkeyRole,
-        TimeRole, // formatted local time
+        TimeRole, // relative ("5 min ago"); the exact time is in the tooltip
         CreatedAtRole, // unix seconds
         IsCurrentRole,
+        ChangeSummaryRole, // "+3 −1" against the revision it replaced; empty while unknown
+        AddedLinesRole, // int, -1 while unknown
+        RemovedLinesRole, // int, -1 while unknown
     };
 
     explicit HistoryModel(canvas::ProfileCache *profiles, QObject *parent = nullptr);
@@ -55,6 +60,11 @@ public:
 
 private:
     void onProfilesUpdated(const QStringList &pubkeys);
+    void onTick(); // relative times move on
+    // The revision `row` replaced: its expected-revision parent when listed, else the next older
+    // row. nullptr with *first = true for the channel's first revision.
+    const canvas::CanvasRevision *predecessor(int row, bool *first) const;
+    std::optional<canvas::Merge3::LineChange> changeAt(int row) const;
     void onHeadChanged();
     // Inserts the session's head and confirmed revisions the pages lack, in the relay's order.
     // Only where they belong among the rows listed so far: an older one waits for its page.
@@ -65,6 +75,9 @@ private:
     QPointer<canvas::CanvasSession> m_session;
     std::vector<canvas::CanvasRevision> m_revisions;
     std::optional<canvas::HistoryCursor> m_nextCursor;
+    // Line changes by event id, computed when a row is first painted (a diff per visible row, not
+    // per listed one); revisions never change, so entries stay valid.
+    mutable QHash<QString, canvas::Merge3::LineChange> m_changes;
     QString m_shownHeadId; // the row last painted "Current" (to repaint it when the head moves)
 };
 

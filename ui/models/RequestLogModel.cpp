@@ -3,6 +3,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include <algorithm>
+
 namespace buzz::ui {
 
 RequestLogModel::RequestLogModel(client::RequestLog *log, QObject *parent)
@@ -10,6 +12,7 @@ RequestLogModel::RequestLogModel(client::RequestLog *log, QObject *parent)
     , m_log(log)
 {
     reload();
+    connect(m_log, &client::RequestLog::entryStarted, this, &RequestLogModel::onEntryStarted);
     connect(m_log, &client::RequestLog::entryAdded, this, &RequestLogModel::onEntryAdded);
     connect(m_log, &client::RequestLog::cleared, this, &RequestLogModel::reload);
 }
@@ -18,10 +21,42 @@ void RequestLogModel::reload()
 {
     beginResetModel();
     m_rows.assign(m_log->entries().begin(), m_log->entries().end());
+    std::sort(m_rows.begin(), m_rows.end(),
+              [](const auto &a, const auto &b) { return a.sequence < b.sequence; });
     endResetModel();
 }
 
+void RequestLogModel::onEntryStarted(const client::RequestLogEntry &entry)
+{
+    appendRow(entry);
+}
+
 void RequestLogModel::onEntryAdded(const client::RequestLogEntry &entry)
+{
+    // Its pending row, if it has one. Rows are in sequence order (a row is added when its sequence
+    // number is given out), so it is found by bisection.
+    const auto it = std::lower_bound(m_rows.begin(), m_rows.end(), entry.sequence,
+                                     [](const client::RequestLogEntry &row, quint64 sequence) {
+                                         return row.sequence < sequence;
+                                     });
+    if (it != m_rows.end() && it->sequence == entry.sequence) {
+        *it = entry;
+        const int row = int(it - m_rows.begin());
+        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+        return;
+    }
+    if (it != m_rows.end()) {
+        // Its pending row went over capacity meanwhile: back in order, not at the end.
+        const int row = int(it - m_rows.begin());
+        beginInsertRows({}, row, row);
+        m_rows.insert(it, entry);
+        endInsertRows();
+        return;
+    }
+    appendRow(entry);
+}
+
+void RequestLogModel::appendRow(const client::RequestLogEntry &entry)
 {
     if (m_rows.size() >= m_capacity) {
         beginRemoveRows({}, 0, 0);
@@ -85,7 +120,10 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
-    if (role == Qt::ForegroundRole && entry->status != QLatin1String("ok"))
+    if (role == Qt::ForegroundRole && entry->status == QLatin1String("pending"))
+        return QBrush(QColor(246, 116, 0));
+    if (role == Qt::ForegroundRole && entry->status != QLatin1String("ok")
+        && entry->status != QLatin1String("sent") && entry->status != QLatin1String("received"))
         return QBrush(QColor(218, 68, 83));
     if (role == Qt::ToolTipRole)
         return entry->errorDetail.isEmpty() ? client::RequestLog::formatLine(*entry)

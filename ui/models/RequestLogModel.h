@@ -8,7 +8,9 @@
 
 namespace buzz::ui {
 
-// The client's request log as a table for the Diagnostics dock (QA): one row per relay request.
+// The client's request log as a table for the Diagnostics dock (QA): one row per relay request or
+// WebSocket frame. A request shows as "pending" from the moment it starts and its row is completed
+// in place when it ends.
 class RequestLogModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -36,7 +38,9 @@ public:
     const client::RequestLogEntry *entryAt(int row) const;
 
 private:
+    void onEntryStarted(const client::RequestLogEntry &entry);
     void onEntryAdded(const client::RequestLogEntry &entry);
+    void appendRow(const client::RequestLogEntry &entry);
     void reload();
 
     client::RequestLog *m_log;

@@ -1,0 +1,215 @@
+// The channel list as a daily user relies on it: channels others create or change appear without a
+// restart, F5 re-reads it, a channel can be left from the GUI, a duplicate name is warned about
+// before it is created, and an open channel's canvas is editable without joining, as the relay
+// allows (the one write rule, canvas/CanvasWriteRules).
+
+#include "UiTestHarness.h"
+
+#include "canvas/ChannelService.h"
+#include "canvas/ChannelWatch.h"
+#include "net/client/HttpBridge.h"
+#include "net/client/RelayConnection.h"
+#include "net/client/RequestLog.h"
+#include "net/nostr/Kinds.h"
+#include "ui/CanvasPane.h"
+#include "ui/ChannelListPanel.h"
+#include "ui/MainWindow.h"
+#include "ui/NoticeBanner.h"
+#include "ui/models/ChannelListModel.h"
+
+#include <QDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace buzz;
+using test::UiTestHarness;
+
+class ChannelsLiveTest : public QObject
+{
+    Q_OBJECT
+
+    static ui::ChannelListModel *channels(desktop::DesktopSession *session)
+    {
+        return session->window()->channelList()->model();
+    }
+    static bool lists(desktop::DesktopSession *session, const QString &name)
+    {
+        return canvas::ChannelService::findByName(channels(session)->channels(), name).has_value();
+    }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void channelsOfOthersAppearWithoutRestart()
+    {
+        UiTestHarness harness;
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        auto *bob = harness.openSession(QStringLiteral("bob"));
+        QVERIFY(alice && bob);
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("alpha")));
+        // Only the live subscriptions may tell Alice here: no poll during this test.
+        alice->services().channelWatch->setRediscoveryInterval(std::chrono::minutes(30));
+
+        // F5 re-reads the list: a channel Bob made meanwhile appears.
+        QVERIFY(UiTestHarness::createChannel(bob, QStringLiteral("bob-news")));
+        const auto listReads = [alice] {
+            int reads = 0;
+            for (const auto &entry : alice->services().connection->requestLog()->entries())
+                reads += entry.caller == QLatin1String("channels_open") ? 1 : 0;
+            return reads;
+        };
+        const int before = listReads();
+        QTest::keyClick(alice->window(), Qt::Key_F5);
+        QTRY_VERIFY_WITH_TIMEOUT(listReads() > before, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(lists(alice, QStringLiteral("bob-news")), 10000);
+        const QString bobNews = canvas::ChannelService::findByName(channels(alice)->channels(),
+                                                                   QStringLiteral("bob-news"))
+                                    ->id;
+
+        // Bob archives it: Alice's list follows through the channel's live metadata events.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            alice->services().channelWatch->watchedChannels().contains(bobNews), 5000);
+        const auto key = bob->services().connection->secretKey();
+        const nostr::Event archive =
+            key->signedEvent(nostr::kinds::kGroupEditMetadata, QDateTime::currentSecsSinceEpoch(),
+                             {{"h", bobNews.toStdString()}, {"archived", "true"}});
+        auto published = test::awaitTask(bob->services().connection->bridge()->publish(
+            archive, client::options(QStringLiteral("test_archive"))));
+        QVERIFY(published && published->accepted);
+        QTRY_VERIFY_WITH_TIMEOUT(channels(alice)->channel(bobNews)->archived, 10000);
+
+        // Someone adds Alice to a private channel: the membership notice brings it in.
+        const QString secret = canvas::ChannelService::newChannelId();
+        const nostr::Event create = key->signedEvent(
+            nostr::kinds::kGroupCreate, QDateTime::currentSecsSinceEpoch(),
+            {{"h", secret.toStdString()}, {"name", "secret"}, {"visibility", "private"}});
+        QVERIFY(test::awaitTask(bob->services().connection->bridge()->publish(
+                                    create, client::options(QStringLiteral("test_create"))))
+                    ->accepted);
+        const nostr::Event add =
+            key->signedEvent(nostr::kinds::kGroupAddMember, QDateTime::currentSecsSinceEpoch(),
+                             {{"h", secret.toStdString()},
+                              {"p", alice->services().connection->publicKeyHex().toStdString()}});
+        QVERIFY(test::awaitTask(bob->services().connection->bridge()->publish(
+                                    add, client::options(QStringLiteral("test_add"))))
+                    ->accepted);
+        QTRY_VERIFY_WITH_TIMEOUT(channels(alice)->rowOf(secret) >= 0, 10000);
+        QVERIFY(channels(alice)->channel(secret)->isMember);
+    }
+
+    void rediscoveryFindsChannelsNoSubscriptionCovers()
+    {
+        UiTestHarness harness;
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        auto *bob = harness.openSession(QStringLiteral("bob"));
+        QVERIFY(alice && bob);
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("alpha")));
+        alice->services().channelWatch->setRediscoveryInterval(std::chrono::milliseconds(200));
+        QVERIFY(UiTestHarness::createChannel(bob, QStringLiteral("quiet-one")));
+        QTRY_VERIFY_WITH_TIMEOUT(lists(alice, QStringLiteral("quiet-one")), 10000);
+    }
+
+    void leaveAChannelFromTheGui()
+    {
+        UiTestHarness harness;
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        auto *bob = harness.openSession(QStringLiteral("bob"));
+        QVERIFY(alice && bob);
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("town-square")));
+        const QString channel = alice->window()->canvasPane()->channelId();
+        QVERIFY(UiTestHarness::openChannel(bob, channel));
+        auto *window = bob->window();
+        auto *join = window->findChild<QPushButton *>(QStringLiteral("joinChannelButton"));
+        QTest::mouseClick(join, Qt::LeftButton);
+        auto *pane = window->canvasPane();
+        QTRY_VERIFY_WITH_TIMEOUT(pane->channel().isMember, 10000);
+
+        auto *leave = window->findChild<QPushButton *>(QStringLiteral("leaveChannelButton"));
+        QTRY_VERIFY(leave->isVisible() && leave->isEnabled());
+        QTest::mouseClick(leave, Qt::LeftButton);
+        auto *dialog = UiTestHarness::waitForTopLevel(QStringLiteral("leaveChannelDialog"));
+        QVERIFY(dialog);
+        // Cancel is the default: Enter does not leave.
+        QTest::mouseClick(
+            dialog->findChild<QPushButton *>(QStringLiteral("leaveChannelCancelButton")),
+            Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isVisible());
+        QVERIFY(pane->channel().isMember);
+        QTest::mouseClick(leave, Qt::LeftButton);
+        dialog = UiTestHarness::waitForTopLevel(QStringLiteral("leaveChannelDialog"));
+        QVERIFY(dialog);
+        QTest::mouseClick(
+            dialog->findChild<QPushButton *>(QStringLiteral("leaveChannelConfirmButton")),
+            Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->channel().isMember, 10000);
+        // The relay agrees: read it again.
+        auto info = test::awaitTask(bob->services().channels->info(channel));
+        QVERIFY(info);
+        QVERIFY(!info->isMember);
+        QVERIFY(join->isVisible());
+    }
+
+    void duplicateNameIsWarnedBeforeCreating()
+    {
+        UiTestHarness harness;
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        QVERIFY(alice);
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("Design")));
+        auto *window = alice->window();
+        QTest::mouseClick(window->findChild<QPushButton *>(QStringLiteral("createChannelButton")),
+                          Qt::LeftButton);
+        auto *dialog = UiTestHarness::waitForTopLevel(QStringLiteral("createChannelDialog"));
+        QVERIFY(dialog);
+        auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("channelNameEdit"));
+        auto *warning = dialog->findChild<QLabel *>(QStringLiteral("channelNameWarningLabel"));
+        auto *create =
+            dialog->findChild<QPushButton *>(QStringLiteral("createChannelConfirmButton"));
+        QTest::keyClicks(name, QStringLiteral("design-2"));
+        QVERIFY(!warning->isVisible());
+        QCOMPARE(create->text(), QStringLiteral("Create"));
+        name->clear();
+        QTest::keyClicks(name, QStringLiteral(" #design "));
+        QVERIFY(warning->isVisible());
+        QVERIFY2(warning->text().contains(QStringLiteral("#Design already exists")),
+                 qPrintable(warning->text()));
+        QCOMPARE(create->text(), QStringLiteral("Create another"));
+        static_cast<QDialog *>(dialog)->reject();
+    }
+
+    void openChannelIsEditableWithoutJoining()
+    {
+        UiTestHarness harness;
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        auto *bob = harness.openSession(QStringLiteral("bob"));
+        QVERIFY(alice && bob);
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("open-doc")));
+        QVERIFY(UiTestHarness::seedRevision(alice, QStringLiteral("hello\n")));
+        const QString channel = alice->window()->canvasPane()->channelId();
+        QVERIFY(UiTestHarness::openChannel(bob, channel));
+        auto *pane = bob->window()->canvasPane();
+        QVERIFY(!pane->channel().isMember);
+        auto *notice =
+            bob->window()->findChild<ui::NoticeBanner *>(QStringLiteral("readOnlyNotice"));
+        QVERIFY(notice->isVisible());
+        QVERIFY2(!notice->text().contains(QStringLiteral("Read-only")), qPrintable(notice->text()));
+        QVERIFY(notice->action(QStringLiteral("Join"))->isVisible());
+        auto *edit = bob->window()->findChild<QPushButton *>(QStringLiteral("editButton"));
+        QTRY_VERIFY(edit->isEnabled());
+        QTest::mouseClick(edit, Qt::LeftButton);
+        QTRY_VERIFY(pane->isEditing());
+        auto *editor = bob->window()->findChild<QPlainTextEdit *>(QStringLiteral("canvasEditor"));
+        editor->setPlainText(QStringLiteral("hello\nfrom a visitor\n"));
+        QTest::mouseClick(bob->window()->findChild<QPushButton *>(QStringLiteral("saveButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->isEditing(), 10000);
+        QCOMPARE(pane->head()->content, QStringLiteral("hello\nfrom a visitor\n"));
+    }
+};
+
+QTEST_MAIN(ChannelsLiveTest)
+#include "test_channels_live.moc"
