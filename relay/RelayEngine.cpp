@@ -6,6 +6,7 @@
 #include "relay/ingest/RelayEmitter.h"
 #include "relay/query/FilterLimits.h"
 #include "relay/query/QueryService.h"
+#include "relay/replication/PgStandbySet.h"
 #include "relay/replication/RelayClock.h"
 #include "relay/replication/ReplicaSet.h"
 #include "relay/routing/ReplicaRouter.h"
@@ -13,6 +14,7 @@
 #include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
 #include "relay/store/Database.h"
+#include "relay/store/PgStore.h"
 
 #include <QLoggingCategory>
 
@@ -55,30 +57,21 @@ public:
         , emitter(relayKey(options.relaySecretKeyHex))
         , relayClock(options.relayClock ? options.relayClock : replication::RelayClock::system())
     {
-        std::string error;
-        database = store::Database::open(options.dataDir, error,
-                                         {std::make_shared<search::SearchIndexer>()});
-        if (!database) {
-            startupError = error;
-            qCCritical(lcEngine) << "cannot open the relay database:" << error.c_str();
+        const bool postgres = !options.databaseUrl.empty();
+        if (postgres ? !openPostgres(options) : !openSqlite(options))
             return;
-        }
-        database->setCommitLogRetention(options.commitLogRetention);
-        attachReplicas(options);
-        if (replicas && replicas->size() > 0)
-            router = std::make_unique<routing::ReplicaRouter>(*database, *replicas);
+        if (tier && tier->size() > 0)
+            router = std::make_unique<routing::ReplicaRouter>(*store, *tier);
         else
-            router = std::make_unique<routing::WriterOnlyRouter>(*database);
-        pipeline = std::make_unique<ingest::IngestPipeline>(*database, emitter);
+            router = std::make_unique<routing::WriterOnlyRouter>(*store);
+        pipeline = std::make_unique<ingest::IngestPipeline>(*store, emitter);
         queries = std::make_unique<query::QueryService>(*router);
-        search = std::make_unique<search::SearchService>(*database, *router);
-        search->setReplicas(replicas.get()); // full-text queries prefer a replica
-        qCInfo(lcEngine) << "writer database:"
-                         << (options.dataDir ? options.dataDir->c_str() : "in memory");
+        search = std::make_unique<search::SearchService>(*store, *router);
+        search->setReplicas(tier); // full-text queries prefer a replica
+        qCInfo(lcEngine) << "writer database:" << store->describe().c_str();
     }
 
-    // Replicas and their heartbeat; with 0 replicas the set is empty and reads stay on the writer.
-    void attachReplicas(const Options &options)
+    replication::ReplicationConfig replicationConfig(const Options &options) const
     {
         replication::ReplicationConfig config;
         config.replicas = options.replicas;
@@ -88,6 +81,64 @@ public:
         config.runDriver = options.replicationDriver;
         config.budgetMs = options.readBudgetMs;
         config.readPoolSize = options.readPoolSize;
+        return config;
+    }
+
+    bool openSqlite(const Options &options)
+    {
+        std::string error;
+        auto opened = store::Database::open(options.dataDir, error,
+                                            {std::make_shared<search::SearchIndexer>()});
+        if (!opened) {
+            startupError = error;
+            qCCritical(lcEngine) << "cannot open the relay database:" << error.c_str();
+            return false;
+        }
+        database = opened.get();
+        store = std::move(opened);
+        database->setCommitLogRetention(options.commitLogRetention);
+        attachReplicas(options);
+        tier = replicas.get();
+        return true;
+    }
+
+    // The writer on --database-url and, with --read-database-url, its standby as the replica.
+    bool openPostgres(const Options &options)
+    {
+        std::string error;
+        if (options.replicas > 0) {
+            startupError = "--replicas simulates SQLite replicas; on PostgreSQL the read replica "
+                           "is a real standby: give --read-database-url instead";
+            qCCritical(lcEngine) << startupError.c_str();
+            return false;
+        }
+        auto opened = store::PgStore::open(options.databaseUrl, nowSeconds(), error);
+        if (!opened) {
+            startupError = error;
+            qCCritical(lcEngine) << "cannot open the relay database:" << error.c_str();
+            return false;
+        }
+        pgStore = opened.get();
+        store = std::move(opened);
+        std::vector<std::string> readUrls;
+        if (!options.readDatabaseUrl.empty())
+            readUrls.push_back(options.readDatabaseUrl);
+        standbys = replication::PgStandbySet::attach(*pgStore, readUrls, replicationConfig(options),
+                                                     error);
+        if (!standbys) {
+            startupError = error;
+            qCCritical(lcEngine) << "cannot use the read replica:" << error.c_str();
+            standbys =
+                replication::PgStandbySet::attach(*pgStore, {}, replicationConfig(options), error);
+        }
+        tier = standbys.get();
+        return true;
+    }
+
+    // Replicas and their heartbeat; with 0 replicas the set is empty and reads stay on the writer.
+    void attachReplicas(const Options &options)
+    {
+        replication::ReplicationConfig config = replicationConfig(options);
         std::string error;
         replicas = replication::ReplicaSet::attach(*database, config, error);
         if (!replicas) {
@@ -116,8 +167,8 @@ public:
     ~Impl()
     {
         // Queued asynchronous ingests run IngestPipeline code: finish them while it exists.
-        if (database)
-            database->finishQueuedWrites();
+        if (store)
+            store->finishQueuedWrites();
     }
 
     IngestResult ingest(const nostr::Event &event, const RequestContext &context)
@@ -175,8 +226,12 @@ public:
     std::function<std::int64_t()> clock;
     ingest::RelayEmitter emitter;
     std::shared_ptr<replication::RelayClock> relayClock;
-    std::unique_ptr<store::Database> database;
-    std::unique_ptr<replication::ReplicaSet> replicas;
+    std::unique_ptr<store::Store> store;
+    store::Database *database = nullptr; // the store when it is SQLite
+    store::PgStore *pgStore = nullptr; // the store when it is PostgreSQL
+    std::unique_ptr<replication::ReplicaSet> replicas; // SQLite's simulated replicas
+    std::unique_ptr<replication::PgStandbySet> standbys; // PostgreSQL's standby
+    replication::ReplicaTier *tier = nullptr; // whichever of the two there is
     std::unique_ptr<routing::ReadRouter> router;
     std::unique_ptr<ingest::IngestPipeline> pipeline;
     std::unique_ptr<query::QueryService> queries;
@@ -279,6 +334,11 @@ replication::ReplicaSet *RelayEngine::replicaSet() const
     return d->replicas.get();
 }
 
+replication::ReplicaTier *RelayEngine::replicaTier() const
+{
+    return d->tier;
+}
+
 replication::RelayClock &RelayEngine::relayClock() const
 {
     return *d->relayClock;
@@ -310,12 +370,12 @@ std::string RelayEngine::metricsText() const
     out += "# HELP buzz_commit_log_lsn Last committed commit-log sequence number.\n# TYPE "
            "buzz_commit_log_lsn "
            "gauge\nbuzz_commit_log_lsn "
-        + std::to_string(d->database ? d->database->lastLsn() : 0) + "\n";
+        + std::to_string(d->store ? d->store->lastLsn() : 0) + "\n";
     out += "# HELP buzz_commit_log_first_lsn Oldest commit-log record kept (older ones are "
            "trimmed).\n# TYPE buzz_commit_log_first_lsn gauge\nbuzz_commit_log_first_lsn "
         + std::to_string(d->database ? d->database->commitLogFirstLsn() : 0) + "\n";
-    if (d->database) {
-        const auto groups = d->database->groupCommitStats();
+    if (d->store) {
+        const auto groups = d->store->groupCommitStats();
         out += "# HELP buzz_commit_groups_total Writer transactions committed for queued ingests "
                "(group commit).\n# TYPE buzz_commit_groups_total counter\nbuzz_commit_groups_total "
             + std::to_string(groups.groups) + "\n";
@@ -325,8 +385,8 @@ std::string RelayEngine::metricsText() const
     }
     if (d->search)
         out += d->search->metricsText();
-    if (d->replicas)
-        out += d->replicas->metricsText();
+    if (d->tier)
+        out += d->tier->metricsText();
     return out;
 }
 

@@ -27,6 +27,7 @@ namespace buzz::relay {
 namespace replication {
 class RelayClock;
 class ReplicaSet;
+class ReplicaTier;
 } // namespace replication
 
 class RelayEngine
@@ -35,6 +36,11 @@ public:
     struct Options
     {
         std::optional<std::string> dataDir; // SQLite files there; nullopt = in memory
+        // PostgreSQL instead of SQLite (--database-url / DATABASE_URL): the writer, and the
+        // streaming hot standby that serves routed reads (--read-database-url /
+        // READ_DATABASE_URL). dataDir then holds no database.
+        std::string databaseUrl;
+        std::string readDatabaseUrl;
         std::string relaySecretKeyHex; // relay-signed kinds (39000-39002, 40099, 44100/44101)
         std::function<std::int64_t()> clock; // unix seconds; default: relayClock below
 
@@ -88,6 +94,8 @@ public:
     // The replica tier (null only when the database failed to open; with 0 replicas every read
     // stays on the writer) and the relay's clock, for the admin API and tests.
     replication::ReplicaSet *replicaSet() const;
+    // The replica side whatever the store: the SQLite replicas, or the PostgreSQL standby.
+    replication::ReplicaTier *replicaTier() const;
     replication::RelayClock &relayClock() const;
 
     // Empty when the store opened; otherwise why not (every call then answers Internal).

@@ -30,6 +30,17 @@ struct OptionSet
         QStringLiteral("data"),
         QStringLiteral("Keep SQLite files in DIR (BUZZ_RELAY_DATA_DIR); absent = in memory."),
         QStringLiteral("DIR")};
+    QCommandLineOption databaseUrl {
+        QStringLiteral("database-url"),
+        QStringLiteral("Keep the relay's data in PostgreSQL 15 at URL (a libpq URL, "
+                       "postgresql://user@host:port/db; DATABASE_URL) instead of SQLite."),
+        QStringLiteral("URL")};
+    QCommandLineOption readDatabaseUrl {
+        QStringLiteral("read-database-url"),
+        QStringLiteral("With --database-url: a streaming hot standby of that server, the read "
+                       "replica routed reads may use (READ_DATABASE_URL); needs "
+                       "--read-max-age-ms to serve any."),
+        QStringLiteral("URL")};
     QCommandLineOption relayUrl {
         QStringLiteral("relay-url"),
         QStringLiteral("URL that NIP-42 `relay` and NIP-98 `u` must name (RELAY_URL; "
@@ -98,10 +109,27 @@ struct OptionSet
 
     void addTo(QCommandLineParser &parser) const
     {
-        parser.addOptions({help, version, listen, data, relayUrl, community, devPubkeyHeader,
-                           requireRelayMembership, relayMember, seed, relayKey, adminToken,
-                           replicas, replicaLagMs, readMaxAgeMs, maxConnections, httpHeadTimeoutMs,
-                           httpBodyTimeoutMs, httpIdleTimeoutMs});
+        parser.addOptions({help,
+                           version,
+                           listen,
+                           data,
+                           databaseUrl,
+                           readDatabaseUrl,
+                           relayUrl,
+                           community,
+                           devPubkeyHeader,
+                           requireRelayMembership,
+                           relayMember,
+                           seed,
+                           relayKey,
+                           adminToken,
+                           replicas,
+                           replicaLagMs,
+                           readMaxAgeMs,
+                           maxConnections,
+                           httpHeadTimeoutMs,
+                           httpBodyTimeoutMs,
+                           httpIdleTimeoutMs});
     }
 };
 
@@ -260,15 +288,21 @@ std::optional<std::string> applyHttpTimeout(int &target, const QCommandLineParse
 
 QString RelayConfig::routingSummary() const
 {
-    const QString replicaText = replicas == 1
-        ? QStringLiteral("1 replica (lag %1 ms)").arg(replicaLagMs)
-        : QStringLiteral("%1 replicas (lag %2 ms)").arg(replicas).arg(replicaLagMs);
-    if (replicas == 0) {
+    const bool postgres = !databaseUrl.empty();
+    const bool standby = !readDatabaseUrl.empty();
+    const int count = postgres ? (standby ? 1 : 0) : replicas;
+    const QString replicaText = standby
+        ? QStringLiteral("the PostgreSQL standby (--read-database-url)")
+        : replicas == 1 ? QStringLiteral("1 replica (lag %1 ms)").arg(replicaLagMs)
+                        : QStringLiteral("%1 replicas (lag %2 ms)").arg(replicas).arg(replicaLagMs);
+    const QString addReplicas = postgres ? QStringLiteral("add --read-database-url URL")
+                                         : QStringLiteral("add --replicas N");
+    if (count == 0) {
         if (readBudgetMs > 0)
             return QStringLiteral("read routing: off (no replicas: the %1 ms budget from %2 has "
-                                  "nothing to route to; add --replicas N)")
+                                  "nothing to route to; %3)")
                 .arg(readBudgetMs)
-                .arg(readBudgetSource);
+                .arg(readBudgetSource, addReplicas);
         return QStringLiteral("read routing: off (no replicas)");
     }
     if (readBudgetMs == 0)
@@ -281,7 +315,7 @@ QString RelayConfig::routingSummary() const
                                   "served by %3; strong reads stay on the writer")
                        .arg(readBudgetMs)
                        .arg(readBudgetSource, replicaText);
-    if (replicaLagMs >= readBudgetMs)
+    if (!standby && replicaLagMs >= readBudgetMs)
         line += QStringLiteral(" (the lag reaches the budget: reads that need a fresh replica "
                                "fall back to the writer)");
     return line;
@@ -338,6 +372,18 @@ Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &argu
                                              QStringLiteral("BUZZ_RELAY_DATA_DIR"));
     if (!config.dataDir && !environment.value(QStringLiteral("BUZZ_DATA_DIR")).isEmpty())
         return Unexpected(std::string(kRetiredDataDirMessage));
+    if (auto url = fromOptionOrEnvironment(parser, options.databaseUrl, environment,
+                                           QStringLiteral("DATABASE_URL")))
+        config.databaseUrl = url->trimmed().toStdString();
+    if (auto url = fromOptionOrEnvironment(parser, options.readDatabaseUrl, environment,
+                                           QStringLiteral("READ_DATABASE_URL")))
+        config.readDatabaseUrl = url->trimmed().toStdString();
+    if (!config.readDatabaseUrl.empty() && config.databaseUrl.empty())
+        return Unexpected(std::string("--read-database-url (READ_DATABASE_URL) needs "
+                                      "--database-url (DATABASE_URL): the standby's primary"));
+    if (!config.databaseUrl.empty() && config.dataDir)
+        return Unexpected(std::string("--database-url and --data name two stores: PostgreSQL "
+                                      "keeps the relay's data, give one of them"));
     if (auto url = fromOptionOrEnvironment(parser, options.relayUrl, environment,
                                            QStringLiteral("RELAY_URL")))
         config.relayUrl = url->trimmed().toStdString();

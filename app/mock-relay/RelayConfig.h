@@ -26,6 +26,10 @@ struct RelayConfig
     // --data / BUZZ_RELAY_DATA_DIR; none = in memory. BUZZ_DATA_DIR alone is an error: it also
     // named the CLI's identity folder.
     std::optional<QString> dataDir;
+    // --database-url / DATABASE_URL: the writer on PostgreSQL 15 (a libpq URL) instead of SQLite;
+    // --read-database-url / READ_DATABASE_URL: its streaming hot standby as the read replica.
+    std::string databaseUrl;
+    std::string readDatabaseUrl;
     std::optional<std::string> relayUrl; // --relay-url / RELAY_URL; none = ws://<listen>
     std::vector<std::pair<std::string, std::string>> communities; // --community HOST=NAME
     bool devPubkeyHeader = false; // --dev-pubkey-header / BUZZ_DEV_PUBKEY_HEADER=1

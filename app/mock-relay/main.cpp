@@ -104,6 +104,8 @@ int main(int argc, char *argv[])
     relay::RelayHost::Config setup;
     if (config.dataDir)
         setup.engine.dataDir = config.dataDir->toStdString();
+    setup.engine.databaseUrl = config.databaseUrl;
+    setup.engine.readDatabaseUrl = config.readDatabaseUrl;
     setup.engine.relaySecretKeyHex = relaySecretHex;
     setup.engine.replicas = config.replicas;
     setup.engine.replicaLagMs = config.replicaLagMs;

@@ -38,6 +38,7 @@ struct ReadAttempt
     };
     bool ok = true;
     int sqliteCode = 0; // the failing step's result code when !ok
+    bool timedOut = false; // PostgreSQL cancelled a statement by its statement_timeout (57014)
     std::vector<Page> pages; // one per filter, in filter order
 };
 

@@ -4,7 +4,11 @@
 #include "relay/query/AccessPolicy.h"
 #include "relay/query/EventMatcher.h"
 #include "relay/query/FilterSql.h"
+#include "relay/query/PgFilterSql.h"
 #include "relay/store/EventReader.h"
+#include "relay/store/LeaseLookup.h"
+#include "relay/store/PgConnection.h"
+#include "relay/store/PgEventReader.h"
 #include "relay/store/SqliteConnection.h"
 
 #include <QLoggingCategory>
@@ -34,7 +38,7 @@ FilterSql::Mode pageMode(const nostr::Filter &filter)
 
 // The filter's `#h` values the viewer may read, lower-cased as channels are stored: from the
 // writer's answer when the rows may come from a replica, else asked on the (writer) lease.
-std::vector<std::string> accessibleChannels(store::EventReader &reader, const nostr::Filter &filter,
+std::vector<std::string> accessibleChannels(store::EventLookup &reader, const nostr::Filter &filter,
                                             const RequestContext &context,
                                             const QueryService::WriterAccess *access)
 {
@@ -181,8 +185,8 @@ QueryService::writerAccess(const std::vector<nostr::Filter> &filters, ReadPath p
     routing::ReadLease lease = m_router.route(request);
     std::optional<std::vector<std::string>> channels;
     if (lease)
-        channels = store::EventReader(lease.connection())
-                       .readableChannels(context.community, context.pubkey);
+        channels =
+            store::LeaseLookup(lease.lease())->readableChannels(context.community, context.pubkey);
     if (!channels) {
         failed = true;
         return std::nullopt;
@@ -209,6 +213,48 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
             std::unordered_set<std::string> seen;
             std::size_t bytes = 0;
             tooLarge = false;
+            // One row the filter's statement returned; false once the answer is too large.
+            const auto keep = [&](const nostr::Filter &filter, ReadAttempt::Page &page,
+                                  StoredEvent &&stored) {
+                ++page.rows;
+                page.newestCreatedAt = std::max(
+                    page.newestCreatedAt.value_or(stored.event.createdAt), stored.event.createdAt);
+                if (!EventMatcher::matches(filter, stored))
+                    return true;
+                if (dedupe && !seen.insert(stored.event.id).second)
+                    return true;
+                bytes += stored.json.size();
+                if (bytes > kMaxResponseBytes) {
+                    tooLarge = true;
+                    return false;
+                }
+                result.events.push_back(std::move(stored));
+                return true;
+            };
+            if (store::PgConnection *pg = lease.postgres()) {
+                store::PgEventReader reader(*pg);
+                for (const auto &filter : filters) {
+                    auto &page = attempt.pages.emplace_back();
+                    const auto plan =
+                        PgFilterSql::build(filter, context.community, context.pubkey,
+                                           accessibleChannels(reader, filter, context, writer),
+                                           pageMode(filter), writer ? &writer->channels : nullptr);
+                    if (plan.matchesNothing)
+                        continue;
+                    const store::PgResult rows = pg->run(plan.sql, plan.params);
+                    if (!rows.ok()) {
+                        qCWarning(lcQuery) << "query failed:" << rows.message().c_str();
+                        attempt.ok = false;
+                        attempt.timedOut = rows.sqlState() == store::pgstate::kQueryCanceled;
+                        break;
+                    }
+                    for (int row = 0; row < rows.rows(); ++row) {
+                        if (!keep(filter, page, store::PgEventReader::rowToStoredEvent(rows, row)))
+                            return true;
+                    }
+                }
+                return true;
+            }
             store::EventReader reader(lease.connection());
             for (const auto &filter : filters) {
                 auto &page = attempt.pages.emplace_back();
@@ -223,21 +269,8 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
                     return false;
                 plan.bindTo(statement);
                 while (statement.step()) {
-                    StoredEvent stored = store::EventReader::rowToStoredEvent(statement);
-                    ++page.rows;
-                    page.newestCreatedAt =
-                        std::max(page.newestCreatedAt.value_or(stored.event.createdAt),
-                                 stored.event.createdAt);
-                    if (!EventMatcher::matches(filter, stored))
-                        continue;
-                    if (dedupe && !seen.insert(stored.event.id).second)
-                        continue;
-                    bytes += stored.json.size();
-                    if (bytes > kMaxResponseBytes) {
-                        tooLarge = true;
+                    if (!keep(filter, page, store::EventReader::rowToStoredEvent(statement)))
                         return true;
-                    }
-                    result.events.push_back(std::move(stored));
                 }
                 if (!statement.ok()) {
                     qCWarning(lcQuery) << "query failed:" << lease.connection().lastError().c_str();
@@ -267,6 +300,26 @@ QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
     const WriterAccess *writer = access ? &*access : nullptr;
     return runRouted(filters, context, path,
                      [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
+                         if (store::PgConnection *pg = lease.postgres()) {
+                             store::PgEventReader reader(*pg);
+                             for (const auto &filter : filters) {
+                                 const auto plan = PgFilterSql::build(
+                                     filter, context.community, context.pubkey,
+                                     accessibleChannels(reader, filter, context, writer),
+                                     FilterSql::Mode::Count, writer ? &writer->channels : nullptr);
+                                 if (plan.matchesNothing)
+                                     continue;
+                                 const store::PgResult total = pg->run(plan.sql, plan.params);
+                                 if (!total.ok()) {
+                                     attempt.ok = false;
+                                     attempt.timedOut =
+                                         total.sqlState() == store::pgstate::kQueryCanceled;
+                                     break;
+                                 }
+                                 result.count += total.int64(0, 0);
+                             }
+                             return true;
+                         }
                          store::EventReader reader(lease.connection());
                          for (const auto &filter : filters) {
                              // Totals are summed across filters, not de-duplicated (§4.4).
@@ -327,7 +380,7 @@ bool QueryService::canRead(const std::string &community, const std::string &chan
     auto lease = m_router.route(request);
     if (!lease)
         return false;
-    return store::EventReader(lease.connection()).canRead(community, channel, pubkey);
+    return store::LeaseLookup(lease.lease())->canRead(community, channel, pubkey);
 }
 
 } // namespace buzz::relay::query

@@ -4,12 +4,35 @@
 #include "relay/replication/RelayClock.h"
 
 #include <algorithm>
+#include <random>
 
 namespace buzz::relay::replication {
 
 FenceRing::FenceRing(std::uint64_t epoch)
     : m_epoch(epoch)
 { }
+
+std::uint64_t FenceRing::randomEpoch()
+{
+    std::random_device device;
+    const std::uint64_t value = (std::uint64_t(device()) << 32) ^ device();
+    return (value & 0x1FFFFFFFFFFFFFull) | 1;
+}
+
+const char *FenceRing::stateName(ReplicaProof::State state)
+{
+    switch (state) {
+    case ReplicaProof::State::Proved:
+        return "proved";
+    case ReplicaProof::State::Uninitialized:
+        return "uninitialized";
+    case ReplicaProof::State::TokenBehind:
+        return "token_behind";
+    case ReplicaProof::State::ValidationError:
+        return "validation_error";
+    }
+    return "uninitialized";
+}
 
 std::int64_t FenceRing::fenceWallSec(std::optional<std::int64_t> oldestOpenWriteStartMs,
                                      std::int64_t sampleMs)

@@ -35,6 +35,11 @@ public:
     static constexpr std::size_t kCapacity = 120;
 
     explicit FenceRing(std::uint64_t epoch);
+    // Random per process start, so a replica file or heartbeat row from an earlier run can never
+    // be mistaken for this history. Below 2^53 so JSON tools (and a PostgreSQL bigint) hold it.
+    static std::uint64_t randomEpoch();
+    // "proved", "uninitialized", "token_behind", "validation_error" (GET /admin/state).
+    static const char *stateName(ReplicaProof::State state);
 
     // wall = min(oldest open write start, sample) − 960 s floor − 5 s margin, in whole seconds.
     static std::int64_t fenceWallSec(std::optional<std::int64_t> oldestOpenWriteStartMs,

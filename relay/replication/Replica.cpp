@@ -24,6 +24,7 @@ Replica::ReaderLease::ReaderLease(Replica &replica, store::SqliteConnection *con
                                   std::shared_lock<std::shared_mutex> snapshot)
     : m_replica(replica)
     , m_connection(connection)
+    , m_lookup(*connection)
     , m_snapshot(std::move(snapshot))
     , m_heartbeat(replica.m_heartbeat)
     , m_deadline(std::chrono::steady_clock::now() + replica.m_config.statementTimeout)

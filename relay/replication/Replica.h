@@ -8,7 +8,9 @@
 
 #include "relay/replication/CommitRecord.h"
 #include "relay/replication/FenceRing.h"
+#include "relay/replication/ReadReplica.h"
 #include "relay/replication/ReplicaFaults.h"
+#include "relay/store/EventReader.h"
 #include "relay/store/StoreExtension.h"
 
 #include <atomic>
@@ -30,7 +32,7 @@ class SqliteConnection;
 
 namespace buzz::relay::replication {
 
-class Replica
+class Replica final : public ReadReplica
 {
 public:
     struct Config
@@ -44,39 +46,42 @@ public:
     };
 
     // A borrowed reader connection with the snapshot it proves. Releases both when destroyed.
-    class ReaderLease
+    class ReaderLease final : public ReplicaReader
     {
     public:
         ReaderLease(Replica &replica, store::SqliteConnection *connection,
                     std::shared_lock<std::shared_mutex> snapshot);
-        ~ReaderLease();
+        ~ReaderLease() override;
         ReaderLease(const ReaderLease &) = delete;
         ReaderLease &operator=(const ReaderLease &) = delete;
 
         store::SqliteConnection &connection() const { return *m_connection; }
-        const std::optional<ObservedHeartbeat> &heartbeat() const { return m_heartbeat; }
+        store::SqliteConnection *sqlite() override { return m_connection; }
+        store::EventLookup &lookup() override { return m_lookup; }
+        const std::optional<ObservedHeartbeat> &heartbeat() const override { return m_heartbeat; }
         // The statement ran past the reader statement timeout (SQLSTATE 57014 analogue).
-        bool deadlineExceeded() const;
+        bool deadlineExceeded() const override;
 
     private:
         Replica &m_replica;
         store::SqliteConnection *m_connection;
+        store::EventReader m_lookup;
         std::shared_lock<std::shared_mutex> m_snapshot;
         std::optional<ObservedHeartbeat> m_heartbeat;
         std::chrono::steady_clock::time_point m_deadline;
     };
 
     static std::unique_ptr<Replica> open(const Config &config, std::string &error);
-    ~Replica();
+    ~Replica() override;
     Replica(const Replica &) = delete;
     Replica &operator=(const Replica &) = delete;
 
-    int index() const { return m_config.index; }
-    std::string name() const { return "replica-" + std::to_string(m_config.index); }
-    std::string location() const { return m_location; }
+    int index() const override { return m_config.index; }
+    std::string name() const override { return "replica-" + std::to_string(m_config.index); }
+    std::string location() const override { return m_location; }
 
     std::int64_t appliedLsn() const { return m_appliedLsn.load(); }
-    std::optional<ObservedHeartbeat> heartbeat() const;
+    std::optional<ObservedHeartbeat> heartbeat() const override;
     // Applies the records (already in LSN order, all newer than appliedLsn) in one transaction.
     bool apply(std::span<const CommitRecord> records);
     // Replaces everything with a snapshot of the writer (`database`) and goes on from the LSN the
@@ -87,18 +92,33 @@ public:
     // Seeds taken after the first one (the replica fell behind the trimmed commit log).
     std::uint64_t reseeds() const { return m_reseeds.load(); }
 
-    bool paused() const { return m_paused.load(); }
-    void setPaused(bool paused) { m_paused.store(paused); }
-    std::int64_t lagMs() const { return m_lagMs.load(); }
-    void setLagMs(std::int64_t lagMs) { m_lagMs.store(lagMs < 0 ? 0 : lagMs); }
-    ReplicaFaults &faults() { return m_faults; }
-    const ReplicaFaults &faults() const { return m_faults; }
+    bool paused() const override { return m_paused.load(); }
+    bool setPaused(bool paused) override
+    {
+        m_paused.store(paused);
+        return true;
+    }
+    std::int64_t lagMs() const override { return m_lagMs.load(); }
+    bool setLagMs(std::int64_t lagMs) override
+    {
+        m_lagMs.store(lagMs < 0 ? 0 : lagMs);
+        return true;
+    }
+    ReplicaFaults &faults() override { return m_faults; }
+    const ReplicaFaults &faults() const override { return m_faults; }
 
     // A reader connection within `wait`, else nullptr (pool exhausted, or a busy fault).
     std::unique_ptr<ReaderLease> acquire(std::chrono::milliseconds wait);
+    std::unique_ptr<ReplicaReader> acquireReader(std::chrono::milliseconds wait,
+                                                 AcquireFailure &failure) override
+    {
+        auto reader = acquire(wait);
+        failure = reader ? AcquireFailure::None : AcquireFailure::Busy;
+        return reader;
+    }
 
-    int poolSize() const { return m_config.poolSize; }
-    int activeReaders() const;
+    int poolSize() const override { return m_config.poolSize; }
+    int activeReaders() const override;
 
 private:
     explicit Replica(Config config);

@@ -9,6 +9,7 @@
 #include "relay/replication/FenceRing.h"
 #include "relay/replication/HeartbeatWriter.h"
 #include "relay/replication/Replica.h"
+#include "relay/replication/ReplicaTier.h"
 #include "relay/replication/ReplicationConfig.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -29,7 +30,7 @@ class Database;
 
 namespace buzz::relay::replication {
 
-class ReplicaSet
+class ReplicaSet final : public ReplicaTier
 {
 public:
     // Opens config.replicas replicas of `database` (with its extensions) and starts replaying its
@@ -37,46 +38,50 @@ public:
     // replicas there is nothing to route to and every read stays on the writer.
     static std::unique_ptr<ReplicaSet> attach(store::Database &database, ReplicationConfig config,
                                               std::string &error);
-    ~ReplicaSet();
+    ~ReplicaSet() override;
     ReplicaSet(const ReplicaSet &) = delete;
     ReplicaSet &operator=(const ReplicaSet &) = delete;
 
     // One heartbeat on the writer (the driver calls it every 500 ms).
-    bool heartbeat();
+    bool heartbeat() override;
     // Applies, to every unpaused replica, the commit records that are at least its lag old.
     void pump();
     // Both, when due: what the driver runs every few milliseconds.
     void tick();
     // Waits (real time) until every replica has applied the writer's current last LSN.
-    bool waitCaughtUp(std::chrono::milliseconds timeout);
+    bool waitCaughtUp(std::chrono::milliseconds timeout) override;
 
-    int size() const { return static_cast<int>(m_replicas.size()); }
+    int size() const override { return static_cast<int>(m_replicas.size()); }
     Replica &replica(int index) { return *m_replicas.at(index); }
+    ReadReplica &replicaAt(int index) override { return *m_replicas.at(index); }
     ReplicaProof proof(int index) const;
-    std::vector<ReplicaProof> proofs() const;
+    std::vector<ReplicaProof> proofs() const override;
     std::int64_t writerLsn() const;
 
-    std::int64_t budgetMs() const { return m_budgetMs.load(); }
-    void setBudgetMs(std::int64_t budgetMs);
-    RelayClock &clock() { return *m_config.clock; }
+    std::int64_t budgetMs() const override { return m_budgetMs.load(); }
+    void setBudgetMs(std::int64_t budgetMs) override;
+    RelayClock &clock() override { return *m_config.clock; }
     std::shared_ptr<RelayClock> sharedClock() const { return m_config.clock; }
-    FenceRing &ring() { return m_ring; }
-    RouteMetrics &metrics() { return m_metrics; }
-    const ReplicationConfig &config() const { return m_config; }
+    FenceRing &ring() override { return m_ring; }
+    RouteMetrics &metrics() override { return m_metrics; }
+    const ReplicationConfig &config() const override { return m_config; }
     store::Database &database() { return m_database; }
 
     // Round-robin start for the router's replica scan.
-    std::size_t nextStartIndex() { return m_roundRobin.fetch_add(1, std::memory_order_relaxed); }
+    std::size_t nextStartIndex() override
+    {
+        return m_roundRobin.fetch_add(1, std::memory_order_relaxed);
+    }
     // The per-process cap on subscription-history reads holding reader connections.
-    bool acquireHistoryPermit(std::chrono::milliseconds wait);
-    void releaseHistoryPermit() { m_historyPermits.release(); }
+    bool acquireHistoryPermit(std::chrono::milliseconds wait) override;
+    void releaseHistoryPermit() override { m_historyPermits.release(); }
 
     // GET /admin/state.
-    nlohmann::json state() const;
+    nlohmann::json state() const override;
     // Route-decision counters and (only with replicas) the read-pool gauges.
-    std::string metricsText() const;
+    std::string metricsText() const override;
     // Startup lines naming the writer and each replica.
-    std::vector<std::string> describe() const;
+    std::vector<std::string> describe() const override;
 
 private:
     ReplicaSet(store::Database &database, ReplicationConfig config);

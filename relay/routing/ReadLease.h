@@ -34,7 +34,10 @@ public:
     { }
 
     explicit operator bool() const { return static_cast<bool>(m_connection); }
+    // The SQLite connection (SQLite leases only); postgres() on PostgreSQL.
     store::SqliteConnection &connection() const { return m_connection.connection(); }
+    store::PgConnection *postgres() const { return m_connection.postgres(); }
+    const store::ConnectionLease &lease() const { return m_connection; }
     const std::string &route() const { return m_route; }
     const std::string &reason() const { return m_reason; }
     Refusal refusal() const { return m_refusal; }

@@ -1,25 +1,25 @@
 #include "relay/routing/ReplicaRouter.h"
 
 #include "relay/model/ReadLimits.h"
-#include "relay/replication/ReplicaSet.h"
-#include "relay/store/EventReader.h"
+#include "relay/replication/ReplicaTier.h"
+#include "relay/store/EventLookup.h"
 #include "relay/store/SqliteConnection.h"
 #include "relay/store/Store.h"
 
 namespace buzz::relay::routing {
 
 using replication::FaultKind;
-using replication::Replica;
-using replication::ReplicaSet;
+using replication::ReadReplica;
+using replication::ReplicaTier;
 
 struct ReplicaRouter::Ticket
 {
-    ReplicaSet *set = nullptr;
+    ReplicaTier *set = nullptr;
     ReadPath path = ReadPath::BridgeQuery;
     RouteDecision decision;
     std::vector<RouteRequest> requests;
     std::vector<int> threadLimits; // effective limit per filter, -1 when not a post-verified page
-    std::unique_ptr<Replica::ReaderLease> reader;
+    std::unique_ptr<replication::ReplicaReader> reader;
     bool historyPermit = false;
     bool counted = false;
 
@@ -40,7 +40,7 @@ struct ReplicaRouter::Ticket
     }
 };
 
-ReplicaRouter::ReplicaRouter(store::Store &database, ReplicaSet &replicas)
+ReplicaRouter::ReplicaRouter(store::Store &database, ReplicaTier &replicas)
     : m_database(database)
     , m_replicas(replicas)
 { }
@@ -138,11 +138,12 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
     if (!decision.onReplica())
         return writerLease(request.path, decision.reason, true);
 
-    Replica &replica = m_replicas.replica(decision.replica);
+    ReadReplica &replica = m_replicas.replicaAt(decision.replica);
     if (replica.faults().take(FaultKind::Error))
         return writerLease(
             request.path, RoutePolicy::onOutcome(request.path, ReplicaOutcome::Error).reason, true);
-    if (replica.faults().take(FaultKind::Timeout)) {
+    // A standby that runs the timeout fault itself (a real statement_timeout) is left to it.
+    if (!replica.runsTimeoutFault() && replica.faults().take(FaultKind::Timeout)) {
         m_replicas.metrics().record(request.path, RouteDecisionLabel::Replica,
                                     RouteReason::StatementCancelled);
         return ReadLease::refused(ReadLease::Refusal::TimedOut, "replica", "statement_cancelled");
@@ -169,10 +170,16 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
             return busy();
         ticket->historyPermit = true;
     }
-    ticket->reader = replica.acquire(wait);
+    ReadReplica::AcquireFailure failure = ReadReplica::AcquireFailure::None;
+    ticket->reader = replica.acquireReader(wait, failure);
     if (!ticket->reader) {
-        ticket->counted = true; // counted by busy()
+        ticket->counted = true; // counted by busy() or here
         ticket->release();
+        // A replica that cannot be reached at all (a stopped standby) fails closed to the writer.
+        if (failure == ReadReplica::AcquireFailure::Unavailable)
+            return writerLease(request.path,
+                               RoutePolicy::onOutcome(request.path, ReplicaOutcome::Error).reason,
+                               true);
         return busy();
     }
 
@@ -196,17 +203,20 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
         // The root must be on this replica's snapshot, or the page cannot be anchored there.
         const auto roots = filter.tags.find('e');
         if (roots != filter.tags.end() && roots->second.size() == 1 && !request.community.empty()
-            && !store::EventReader(ticket->reader->connection())
-                    .findById(request.community, roots->second.front())) {
+            && !ticket->reader->lookup().findById(request.community, roots->second.front())) {
             ticket->counted = true;
             ticket->release();
             return writerLease(request.path, RouteReason::MissingRoot, true);
         }
     }
 
-    ReadLease lease(
-        store::ConnectionLease(&ticket->reader->connection(), [ticket] { ticket->release(); }),
-        "replica", std::string(toLabel(ticket->decision.reason)));
+    const auto release = [ticket] {
+        ticket->release();
+    };
+    ReadLease lease(ticket->reader->postgres()
+                        ? store::ConnectionLease(ticket->reader->postgres(), release)
+                        : store::ConnectionLease(ticket->reader->sqlite(), release),
+                    "replica", std::string(toLabel(ticket->decision.reason)));
     lease.setSettle([ticket](const ReadAttempt &attempt) { return settle(*ticket, attempt); });
     return lease;
 }
@@ -215,7 +225,8 @@ ReadSettlement ReplicaRouter::settle(Ticket &ticket, const ReadAttempt &attempt)
 {
     using Action = ReadSettlement::Action;
     if (!attempt.ok) {
-        const bool timedOut = store::SqliteConnection::isInterrupted(attempt.sqliteCode)
+        const bool timedOut = attempt.timedOut
+            || store::SqliteConnection::isInterrupted(attempt.sqliteCode)
             || (ticket.reader && ticket.reader->deadlineExceeded());
         const OutcomeRule rule = RoutePolicy::onOutcome(
             ticket.path, timedOut ? ReplicaOutcome::StatementTimeout : ReplicaOutcome::Error);

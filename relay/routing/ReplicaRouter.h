@@ -17,7 +17,7 @@ class Store;
 }
 
 namespace buzz::relay::replication {
-class ReplicaSet;
+class ReplicaTier;
 }
 
 namespace buzz::relay::routing {
@@ -25,7 +25,7 @@ namespace buzz::relay::routing {
 class ReplicaRouter : public ReadRouter
 {
 public:
-    ReplicaRouter(store::Store &database, replication::ReplicaSet &replicas);
+    ReplicaRouter(store::Store &database, replication::ReplicaTier &replicas);
     ReadLease route(const ReadRequest &request) override;
 
     // The request's filters as route requests (one per filter; one synthetic one without filters).
@@ -42,7 +42,7 @@ private:
     static ReadSettlement settle(Ticket &ticket, const ReadAttempt &attempt);
 
     store::Store &m_database;
-    replication::ReplicaSet &m_replicas;
+    replication::ReplicaTier &m_replicas;
 };
 
 } // namespace buzz::relay::routing

@@ -1,6 +1,7 @@
 #include "relay/search/ExactPairHydrator.h"
 
 #include "relay/search/ExactPairLookup.h"
+#include "relay/search/PgExactPairLookup.h"
 #include "relay/store/SqliteConnection.h"
 
 #include <QLoggingCategory>
@@ -41,10 +42,11 @@ HydrationResult ExactPairHydrator::routed(const std::string &community, ReadPath
         if (!lease)
             return failed(HydrationResult::Status::Internal, "internal server error");
 
-        ExactPairLookup::Rows rows = lookup(lease.connection());
+        ExactPairLookup::Rows rows = lookup(lease);
         ReadAttempt readAttempt;
         readAttempt.ok = rows.ok;
         readAttempt.sqliteCode = rows.sqliteCode;
+        readAttempt.timedOut = rows.timedOut;
         auto &page = readAttempt.pages.emplace_back();
         page.rows = rows.events.size();
         for (const StoredEvent &stored : rows.events)
@@ -81,8 +83,9 @@ HydrationResult ExactPairHydrator::hydrateExactPairs(const std::string &communit
     if (wanted.empty())
         return {};
     // Rows come back in the order asked (relevance), which callers rank by.
-    return routed(community, caller, [&](store::SqliteConnection &connection) {
-        return ExactPairLookup::findPairs(connection, community, wanted);
+    return routed(community, caller, [&](const routing::ReadLease &lease) {
+        return lease.postgres() ? PgExactPairLookup::findPairs(*lease.postgres(), community, wanted)
+                                : ExactPairLookup::findPairs(lease.connection(), community, wanted);
     });
 }
 
@@ -100,8 +103,9 @@ HydrationResult ExactPairHydrator::hydrateIds(const std::string &community,
     }
     if (wanted.empty())
         return {};
-    return routed(community, caller, [&](store::SqliteConnection &connection) {
-        return ExactPairLookup::findIds(connection, community, wanted);
+    return routed(community, caller, [&](const routing::ReadLease &lease) {
+        return lease.postgres() ? PgExactPairLookup::findIds(*lease.postgres(), community, wanted)
+                                : ExactPairLookup::findIds(lease.connection(), community, wanted);
     });
 }
 

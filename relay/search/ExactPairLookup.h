@@ -33,6 +33,7 @@ public:
         std::vector<StoredEvent> events; // at most one per distinct pair, in batch order
         bool ok = true;
         int sqliteCode = 0;
+        bool timedOut = false; // PostgreSQL cancelled it by its statement_timeout (57014)
     };
 
     // Why a batch is refused, before any connection is taken (empty = acceptable): more than

@@ -38,6 +38,7 @@ public:
         std::vector<EventPair> pairs; // best first (bm25)
         bool ok = true;
         int sqliteCode = 0;
+        bool timedOut = false; // PostgreSQL cancelled it by its statement_timeout (57014)
     };
 
     static Hits search(store::SqliteConnection &connection, const Query &query);

@@ -1,6 +1,6 @@
 #include "relay/search/SearchPool.h"
 
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/ReplicaTier.h"
 #include "relay/store/SqliteConnection.h"
 #include "relay/store/Store.h"
 
@@ -20,34 +20,42 @@ SearchPool::Result SearchPool::runOnWriter(const Work &work)
     if (!lease)
         return {Outcome::Failed, "writer"};
     m_writerReads.fetch_add(1, std::memory_order_relaxed);
-    int code = 0;
-    return {work(lease.connection(), code) ? Outcome::Ok : Outcome::Failed, "writer"};
+    Failure failure;
+    return {work(lease, failure) ? Outcome::Ok : Outcome::Failed, "writer"};
 }
 
 SearchPool::Result SearchPool::run(const Work &work)
 {
-    replication::ReplicaSet *replicas = m_replicas.load();
+    replication::ReplicaTier *replicas = m_replicas.load();
     const int count = replicas ? replicas->size() : 0;
     if (count == 0)
         return runOnWriter(work);
     const std::size_t start = replicas->nextStartIndex();
     for (int step = 0; step < count; ++step) {
-        replication::Replica &replica = replicas->replica(static_cast<int>((start + step) % count));
+        replication::ReadReplica &replica =
+            replicas->replicaAt(static_cast<int>((start + step) % count));
         // A replica that has not replayed a single heartbeat has not joined the stream yet: its
         // index may be empty rather than merely behind.
         if (!replica.heartbeat())
             continue;
-        auto reader = replica.acquire(replicas->config().acquireTimeout);
+        replication::ReadReplica::AcquireFailure acquire {};
+        auto reader = replica.acquireReader(replicas->config().acquireTimeout, acquire);
         if (!reader)
             continue;
         m_replicaReads.fetch_add(1, std::memory_order_relaxed);
-        int code = 0;
-        if (work(reader->connection(), code))
+        // The reader owns the connection; the lease only lends it to the work.
+        const store::ConnectionLease lease = reader->postgres()
+            ? store::ConnectionLease(reader->postgres(), {})
+            : store::ConnectionLease(reader->sqlite(), {});
+        Failure failure;
+        if (work(lease, failure))
             return {Outcome::Ok, replica.name()};
-        if (store::SqliteConnection::isInterrupted(code) || reader->deadlineExceeded())
+        if (failure.timedOut || store::SqliteConnection::isInterrupted(failure.sqliteCode)
+            || reader->deadlineExceeded())
             return {Outcome::TimedOut, replica.name()};
         qCWarning(lcSearchPool) << replica.name().c_str()
-                                << "full-text query failed; re-running on the writer, code" << code;
+                                << "full-text query failed; re-running on the writer, code"
+                                << failure.sqliteCode;
         m_replicaFallbacks.fetch_add(1, std::memory_order_relaxed);
         break;
     }

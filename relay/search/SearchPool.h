@@ -6,12 +6,12 @@
 #include <string>
 
 namespace buzz::relay::store {
+class ConnectionLease;
 class Store;
-class SqliteConnection;
 } // namespace buzz::relay::store
 
 namespace buzz::relay::replication {
-class ReplicaSet;
+class ReplicaTier;
 }
 
 namespace buzz::relay::search {
@@ -30,15 +30,21 @@ public:
         Outcome outcome = Outcome::Ok;
         std::string pool; // "replica-N" | "writer"
     };
-    // The work reports success, or the failing SQLite result code through `sqliteCode`.
-    using Work = std::function<bool(store::SqliteConnection &connection, int &sqliteCode)>;
+    // Why a work failed: the failing SQLite result code, or PostgreSQL's statement timeout.
+    struct Failure
+    {
+        int sqliteCode = 0;
+        bool timedOut = false;
+    };
+    // The work runs on the lease's connection (SQLite or PostgreSQL) and reports success.
+    using Work = std::function<bool(const store::ConnectionLease &lease, Failure &failure)>;
 
     explicit SearchPool(store::Store &database)
         : m_database(database)
     { }
 
     // nullptr (the default): every full-text query runs on the writer.
-    void setReplicas(replication::ReplicaSet *replicas) { m_replicas.store(replicas); }
+    void setReplicas(replication::ReplicaTier *replicas) { m_replicas.store(replicas); }
 
     Result run(const Work &work);
 
@@ -50,7 +56,7 @@ private:
     Result runOnWriter(const Work &work);
 
     store::Store &m_database;
-    std::atomic<replication::ReplicaSet *> m_replicas {nullptr};
+    std::atomic<replication::ReplicaTier *> m_replicas {nullptr};
     std::atomic<std::uint64_t> m_replicaReads {0};
     std::atomic<std::uint64_t> m_writerReads {0};
     std::atomic<std::uint64_t> m_replicaFallbacks {0};

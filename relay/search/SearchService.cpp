@@ -2,9 +2,12 @@
 
 #include "relay/query/AccessPolicy.h"
 #include "relay/search/ExactPairLookup.h"
+#include "relay/search/PgSearchIndex.h"
 #include "relay/search/SearchIndex.h"
 #include "relay/search/SearchText.h"
+#include "relay/store/LeaseLookup.h"
 #include "relay/store/SqliteConnection.h"
+#include "relay/store/Store.h"
 
 #include <QLoggingCategory>
 
@@ -65,7 +68,8 @@ QueryResult::Status statusOf(HydrationResult::Status status)
 } // namespace
 
 SearchService::SearchService(store::Store &database, routing::ReadRouter &router)
-    : m_router(router)
+    : m_postgres(database.backend() == store::Store::Backend::Postgres)
+    , m_router(router)
     , m_pool(database)
     , m_hydrator(router)
 { }
@@ -99,15 +103,12 @@ SearchService::Access SearchService::readableChannels(const RequestContext &cont
     routing::ReadLease lease = m_router.route(request);
     if (!lease)
         return access;
-    auto select = lease.connection().prepare(
-        "SELECT c.uuid FROM channels c WHERE c.community = ?1 AND (c.visibility = 'open' OR "
-        "EXISTS (SELECT 1 FROM channel_members m WHERE m.community = ?1 AND m.channel = c.uuid "
-        "AND m.pubkey = ?2 AND m.removed_at IS NULL))");
-    select.bindStatic(1, context.community);
-    select.bindStatic(2, context.pubkey);
-    while (select.step())
-        access.channels.emplace(select.text(0));
-    access.ok = select.ok();
+    const auto channels =
+        store::LeaseLookup(lease.lease())->readableChannels(context.community, context.pubkey);
+    if (!channels)
+        return access;
+    access.channels.insert(channels->begin(), channels->end());
+    access.ok = true;
     return access;
 }
 
@@ -139,7 +140,9 @@ QueryResult SearchService::search(const std::vector<nostr::Filter> &filters,
         if (!filter.search) // a search request ignores its non-search filters (§4.3 step 2)
             continue;
         const int limit = resultLimit(filter, webSocket);
-        const auto match = SearchText::toMatchExpression(*filter.search);
+        // FTS5 MATCH on SQLite, to_tsquery() text on PostgreSQL: the same words either way.
+        const auto match = m_postgres ? PgSearchIndex::toTsQuery(*filter.search)
+                                      : SearchText::toMatchExpression(*filter.search);
         if (!match || limit == 0 || (filter.kinds && filter.kinds->empty()))
             continue;
 
@@ -168,9 +171,11 @@ QueryResult SearchService::search(const std::vector<nostr::Filter> &filters,
 
         SearchIndex::Hits hits;
         const SearchPool::Result ran =
-            m_pool.run([&](store::SqliteConnection &connection, int &code) {
-                hits = SearchIndex::search(connection, query);
-                code = hits.sqliteCode;
+            m_pool.run([&](const store::ConnectionLease &lease, SearchPool::Failure &failure) {
+                hits = lease.postgres() ? PgSearchIndex::search(*lease.postgres(), query, *match)
+                                        : SearchIndex::search(lease.connection(), query);
+                failure.sqliteCode = hits.sqliteCode;
+                failure.timedOut = hits.timedOut;
                 return hits.ok;
             });
         if (ran.outcome == SearchPool::Outcome::TimedOut)

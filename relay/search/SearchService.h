@@ -46,7 +46,7 @@ public:
     QueryResult search(const std::vector<nostr::Filter> &filters, const RequestContext &context,
                        ReadPath path);
 
-    void setReplicas(replication::ReplicaSet *replicas) { m_pool.setReplicas(replicas); }
+    void setReplicas(replication::ReplicaTier *replicas) { m_pool.setReplicas(replicas); }
     ExactPairHydrator &hydrator() { return m_hydrator; }
     SearchPool &pool() { return m_pool; }
 
@@ -61,6 +61,7 @@ private:
     };
     Access readableChannels(const RequestContext &context);
 
+    const bool m_postgres; // full-text search in PostgreSQL (tsvector) rather than SQLite (FTS5)
     routing::ReadRouter &m_router;
     SearchPool m_pool;
     ExactPairHydrator m_hydrator;

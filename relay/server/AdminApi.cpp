@@ -1,7 +1,7 @@
 #include "relay/server/AdminApi.h"
 
 #include "relay/RelayEngine.h"
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/ReplicaTier.h"
 #include "relay/server/ServerContext.h"
 
 #include <QHttpServer>
@@ -47,9 +47,9 @@ HttpReply ok(nlohmann::json body = {{"ok", true}})
     return HttpReply::json(body.dump());
 }
 
-replication::ReplicaSet *replicasOf(RelayEngine &engine)
+replication::ReplicaTier *replicasOf(RelayEngine &engine)
 {
-    return engine.replicaSet();
+    return engine.replicaTier();
 }
 
 // Answers on the network thread; the work (which may block) runs on the worker pool.
@@ -91,20 +91,24 @@ HttpReply AdminApi::replicaAction(RelayEngine &engine, int index, const std::str
     auto *replicas = replicasOf(engine);
     if (!replicas || index < 0 || index >= replicas->size())
         return HttpReply::error(404, "no such replica");
-    auto &replica = replicas->replica(index);
+    auto &replica = replicas->replicaAt(index);
+    bool done = false;
     if (action == "pause") {
-        replica.setPaused(true);
+        done = replica.setPaused(true);
     } else if (action == "resume") {
-        replica.setPaused(false);
+        done = replica.setPaused(false);
     } else if (action == "lag") {
         const auto object = parseObject(body);
         const auto ms = object ? integerField(*object, "ms") : std::nullopt;
         if (!ms || *ms < 0)
             return HttpReply::error(400, "lag needs {\"ms\": non-negative integer}");
-        replica.setLagMs(*ms);
+        done = replica.setLagMs(*ms);
     } else {
         return HttpReply::error(404, "not found");
     }
+    // Only a real standby can refuse (unreachable, or not allowed to pause replay).
+    if (!done)
+        return HttpReply::error(503, replica.name() + " did not accept " + action);
     qCInfo(lcAdmin) << replica.name().c_str() << action.c_str();
     return ok({{"replica", index}, {"paused", replica.paused()}, {"lag_ms", replica.lagMs()}});
 }
@@ -127,7 +131,7 @@ HttpReply AdminApi::faults(RelayEngine &engine, const std::string &body)
     if (!kind || count < 0 || count > 1'000'000)
         return HttpReply::error(
             400, "faults needs {\"replica\":i,\"kind\":\"error|timeout|busy\",\"count\":N}");
-    auto &faults = replicas->replica(int(*index)).faults();
+    auto &faults = replicas->replicaAt(int(*index)).faults();
     faults.add(*kind, int(count));
     qCInfo(lcAdmin) << "fault" << replication::faultKindName(*kind).data() << "x" << count
                     << "on replica" << *index;

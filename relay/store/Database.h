@@ -83,6 +83,7 @@ public:
     }
 
     ~Database() override;
+    Backend backend() const override { return Backend::Sqlite; }
     // `extensions` are part of the schema (created at open) and run before every writer COMMIT.
     static std::unique_ptr<Database> open(const std::optional<std::string> &dataDir,
                                           std::string &error, StoreExtensions extensions = {});

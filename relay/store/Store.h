@@ -31,7 +31,12 @@ public:
         std::uint64_t members = 0; // works run inside them
     };
 
+    enum class Backend { Sqlite, Postgres };
+
     virtual ~Store() = default;
+
+    // Which one this is: readers choose the SQL dialect by it (both stores hold the same rows).
+    virtual Backend backend() const = 0;
 
     // Group commit. Works queue; the writer runs every queued work in one writer transaction,
     // each under its own savepoint (so one work's rollback never touches another's rows), then

@@ -31,6 +31,20 @@ function(buzz_pg_test name)
     set_property(TEST ${name} APPEND PROPERTY LABELS postgres)
 endfunction()
 
+# Runs an existing Qt Test suite a second time, as NAME_pg, against the pair: its harnesses open
+# the PostgreSQL store on a schema of their own (tests/relay/support/PgTestCluster) when
+# BUZZ_TEST_STORE=postgres, and PgVariantGuard ends it as skipped when there is no pair.
+function(buzz_pg_variant name)
+    target_sources(${name} PRIVATE "${CMAKE_SOURCE_DIR}/tests/relay/support/PgVariantGuard.cpp")
+    add_test(NAME ${name}_pg COMMAND ${name})
+    get_test_property(${name} TIMEOUT _timeout)
+    get_test_property(${name} LABELS _labels)
+    set_tests_properties(${name}_pg PROPERTIES TIMEOUT ${_timeout}
+        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_LOGGING_RULES=buzz.*.debug=false;BUZZ_TEST_STORE=postgres"
+        LABELS "${_labels}")
+    buzz_pg_test(${name}_pg)
+endfunction()
+
 # The pair itself: a row written on the primary is read back on the standby, which is in recovery
 # and refuses writes.
 add_test(NAME pg_cluster_smoke COMMAND "${CMAKE_SOURCE_DIR}/tests/support/pg-smoke.sh")

@@ -101,7 +101,7 @@ void TestReplicationCommitLog::relayWithoutReplicasKeepsOnlyTheTail()
 void TestReplicationCommitLog::appliedRecordsAreTrimmedToTheTail()
 {
     RoutingHarness h({.replicas = 1, .commitLog = smallLog()});
-    store::Database &writer = h.replicas().database();
+    store::Database &writer = h.sqliteReplicas().database();
     h.createChannel(kChannel);
     for (int i = 0; i < 30; ++i) {
         QVERIFY(!h.post(kChannel, h.nowSec(), "in step " + std::to_string(i)).empty());
@@ -109,12 +109,12 @@ void TestReplicationCommitLog::appliedRecordsAreTrimmedToTheTail()
     }
     // Everything was applied as it came, so only the tail (plus what the replica has not yet
     // reported when the last commit trimmed) is left.
-    const std::int64_t newest = h.replicas().writerLsn();
-    QCOMPARE(h.replica().appliedLsn(), newest);
+    const std::int64_t newest = h.sqliteReplicas().writerLsn();
+    QCOMPARE(h.sqliteReplica().appliedLsn(), newest);
     QVERIFY2(newest - writer.commitLogFirstLsn() + 1 <= smallLog().tailRecords + 2,
              (std::to_string(newest) + " vs first " + std::to_string(writer.commitLogFirstLsn()))
                  .c_str());
-    QCOMPARE(h.replica().reseeds(), 0u);
+    QCOMPARE(h.sqliteReplica().reseeds(), 0u);
 }
 
 void TestReplicationCommitLog::replicaWithinTheTailReplaysWithoutReseed()
@@ -122,14 +122,14 @@ void TestReplicationCommitLog::replicaWithinTheTailReplaysWithoutReseed()
     RoutingHarness h({.replicas = 1, .budgetMs = 1000, .commitLog = smallLog()});
     h.createChannel(kChannel);
     h.beatAndReplay();
-    h.replica().setPaused(true);
+    h.sqliteReplica().setPaused(true);
     std::vector<std::string> posted;
     for (int i = 0; i < 3; ++i)
         posted.push_back(h.post(kChannel, h.nowSec() - i, "while paused " + std::to_string(i)));
     h.beatAndReplay(); // paused: nothing replayed
-    h.replica().setPaused(false);
+    h.sqliteReplica().setPaused(false);
     h.beatAndReplay();
-    QCOMPARE(h.replica().reseeds(), 0u);
+    QCOMPARE(h.sqliteReplica().reseeds(), 0u);
     const auto page = h.read(channelFilter(kChannel, 100));
     QCOMPARE(page.route, std::string("replica"));
     QCOMPARE(sorted(RoutingHarness::ids(page)), sorted(posted));
@@ -138,21 +138,21 @@ void TestReplicationCommitLog::replicaWithinTheTailReplaysWithoutReseed()
 void TestReplicationCommitLog::replicaBehindTheTrimmedTailReseedsAndServesEveryRow()
 {
     RoutingHarness h({.replicas = 1, .budgetMs = 1000, .commitLog = smallLog()});
-    store::Database &writer = h.replicas().database();
+    store::Database &writer = h.sqliteReplicas().database();
     h.createChannel(kChannel);
     std::vector<std::string> posted {h.post(kChannel, h.nowSec() - 100, "before the pause")};
     h.beatAndReplay();
-    h.replica().setPaused(true);
-    const std::int64_t pausedAt = h.replica().appliedLsn();
+    h.sqliteReplica().setPaused(true);
+    const std::int64_t pausedAt = h.sqliteReplica().appliedLsn();
     for (int i = 0; i < 30; ++i) {
         posted.push_back(h.post(kChannel, h.nowSec() - i, "while paused " + std::to_string(i)));
         h.beatAndReplay(); // the replica tier fetches, the paused replica applies nothing
     }
     // The backlog bound let the writer trim past the paused replica.
     QVERIFY(writer.commitLogFirstLsn() > pausedAt + 1);
-    QCOMPARE(h.replica().appliedLsn(), pausedAt);
+    QCOMPARE(h.sqliteReplica().appliedLsn(), pausedAt);
 
-    h.replica().setPaused(false);
+    h.sqliteReplica().setPaused(false);
     h.beatAndReplay();
     // Served by the re-seeded replica, and every row the writer has.
     const auto page = h.read(channelFilter(kChannel, 100));
@@ -160,8 +160,8 @@ void TestReplicationCommitLog::replicaBehindTheTrimmedTailReseedsAndServesEveryR
     QCOMPARE(sorted(RoutingHarness::ids(page)), sorted(posted));
     QCOMPARE(sorted(RoutingHarness::ids(h.read(strongChannelFilter(kChannel, 100)))),
              sorted(posted));
-    QCOMPARE(h.replica().appliedLsn(), h.replicas().writerLsn());
-    QCOMPARE(h.replica().reseeds(), 1u);
+    QCOMPARE(h.sqliteReplica().appliedLsn(), h.sqliteReplicas().writerLsn());
+    QCOMPARE(h.sqliteReplica().reseeds(), 1u);
     QVERIFY(h.engine->metricsText().find("buzz_replica_reseeds_total{pool=\"replica-0\"} 1")
             != std::string::npos);
     // And it replays again from there.
@@ -170,7 +170,7 @@ void TestReplicationCommitLog::replicaBehindTheTrimmedTailReseedsAndServesEveryR
     const auto after = h.read(channelFilter(kChannel, 100));
     QCOMPARE(after.route, std::string("replica"));
     QCOMPARE(sorted(RoutingHarness::ids(after)), sorted(posted));
-    QCOMPARE(h.replica().reseeds(), 1u);
+    QCOMPARE(h.sqliteReplica().reseeds(), 1u);
 }
 
 void TestReplicationCommitLog::replicasStartFromASnapshotOfATrimmedLog()
@@ -193,8 +193,8 @@ void TestReplicationCommitLog::replicasStartFromASnapshotOfATrimmedLog()
                       .commitLog = smallLog()});
     h.beatAndReplay();
     for (int index = 0; index < 2; ++index) {
-        QCOMPARE(h.replica(index).appliedLsn(), h.replicas().writerLsn());
-        QCOMPARE(h.replica(index).reseeds(), 0u); // the first seed is not a re-seed
+        QCOMPARE(h.sqliteReplica(index).appliedLsn(), h.sqliteReplicas().writerLsn());
+        QCOMPARE(h.sqliteReplica(index).reseeds(), 0u); // the first seed is not a re-seed
     }
     const auto page = h.read(channelFilter(kChannel, 100));
     QCOMPARE(page.route, std::string("replica"));

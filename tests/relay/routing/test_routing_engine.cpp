@@ -147,7 +147,7 @@ void TestRoutingEngine::uninitializedReplicaFailsClosed()
 {
     RoutingHarness h({.replicas = 1, .budgetMs = 1000});
     h.createChannel(kChannel);
-    h.replicas().pump(); // rows replayed, but no heartbeat yet
+    h.replay(); // rows replayed, but no heartbeat yet
     QueryResult head = h.read(channelFilter(kChannel, 10));
     QCOMPARE(head.route, std::string("writer"));
     QCOMPARE(head.routeReason, std::string("uninitialized"));
@@ -268,7 +268,7 @@ void TestRoutingEngine::clockGoingBackRotatesTheEpoch()
     QueryResult head = h.read(channelFilter(kChannel, 5));
     QCOMPARE(head.route, std::string("writer"));
     QCOMPARE(head.routeReason, std::string("reader_validation_error"));
-    h.replicas().pump();
+    h.replay();
     head = h.read(channelFilter(kChannel, 5));
     QCOMPARE(head.route, std::string("replica"));
 }

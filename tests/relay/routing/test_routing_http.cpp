@@ -233,10 +233,10 @@ void TestRoutingHttp::adminApiPausesAndShiftsTheClock()
     QCOMPARE(send("POST", "/admin/replicas/0/lag", "{\"ms\":250}", true).status, 200);
     QCOMPARE(send("POST", "/admin/replicas/0/resume", {}, true).status, 200);
     m_harness->replicas().heartbeat();
-    m_harness->replicas().pump(); // nothing is 250 ms old yet
+    m_harness->replay(); // nothing is 250 ms old yet
     QCOMPARE(send("POST", "/admin/wait-caught-up", "{\"timeout_ms\":0}", true).status, 504);
     m_harness->advanceMs(300);
-    m_harness->replicas().pump();
+    m_harness->replay();
     const Reply caughtUp = send("POST", "/admin/wait-caught-up", "{\"timeout_ms\":0}", true);
     QCOMPARE(caughtUp.status, 200);
     reply = query(channelFilter(kChannel, 5));

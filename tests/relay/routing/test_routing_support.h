@@ -1,18 +1,25 @@
 #pragma once
 
 // A relay engine with replicas on a manual clock: heartbeats and replay happen only when a test
-// says so, so every routing situation is built deterministically and nothing sleeps.
+// says so, so every routing situation is built deterministically and nothing sleeps. On a
+// PostgreSQL run (BUZZ_TEST_STORE=postgres) the replica is the real streaming standby: a pause is
+// pg_wal_replay_pause(), and replaying means waiting (bounded) for its replay position to reach
+// the primary's — unless it is paused, then it replays nothing, as a paused SQLite replica.
 
 #include "test_engine_support.h"
 
 #include "net/nostr/Filter.h"
 #include "net/nostr/Keys.h"
 #include "relay/RelayEngine.h"
+#include "relay/replication/PgStandbySet.h"
 #include "relay/replication/RelayClock.h"
 #include "relay/replication/ReplicaSet.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QTest>
+
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,22 +60,53 @@ public:
         engineOptions.replicationDriver = false;
         engineOptions.dataDir = options.dataDir;
         engineOptions.commitLogRetention = options.commitLog;
+        if (auto pg = test::PgTestCluster::freshStore()) {
+            engineOptions.databaseUrl = pg->writer;
+            engineOptions.readDatabaseUrl = pg->standby; // one standby, whatever `replicas` says
+            engineOptions.replicas = 0;
+        }
         engine = std::make_unique<RelayEngine>(std::move(engineOptions));
     }
+
+    bool onPostgres() const { return engine->replicaSet() == nullptr; }
 
     std::shared_ptr<replication::RelayClock> clock = replication::RelayClock::manual(kStartMs);
     std::unique_ptr<RelayEngine> engine;
     Identity owner;
 
-    replication::ReplicaSet &replicas() { return *engine->replicaSet(); }
-    replication::Replica &replica(int index = 0) { return replicas().replica(index); }
+    replication::ReplicaTier &replicas() { return *engine->replicaTier(); }
+    replication::ReadReplica &replica(int index = 0) { return replicas().replicaAt(index); }
+    // The simulated SQLite replicas themselves (suites that test the commit log, SQLite only).
+    replication::ReplicaSet &sqliteReplicas() { return *engine->replicaSet(); }
+    replication::Replica &sqliteReplica(int index = 0) { return sqliteReplicas().replica(index); }
     std::int64_t nowSec() const { return clock->nowSec(); }
     void advanceMs(std::int64_t ms) { clock->advanceMs(ms); }
+    // Replay: SQLite replicas apply what their lag allows; the standby, unless paused, catches up
+    // with the primary (it replays on its own, in WAL order) and says where it is.
+    void replay()
+    {
+        if (!onPostgres()) {
+            engine->replicaSet()->pump();
+            return;
+        }
+        auto &standbys = static_cast<replication::PgStandbySet &>(replicas());
+        if (!replica().paused())
+            QVERIFY2(standbys.waitCaughtUp(std::chrono::seconds(30)),
+                     "the standby did not catch up within 30 s");
+        standbys.refresh();
+    }
     // One heartbeat, then replay whatever each replica's lag allows.
     void beatAndReplay()
     {
         replicas().heartbeat();
-        replicas().pump();
+        replay();
+    }
+    // A replica's apply lag on the relay clock (SQLite only: the standby's lag runs on real time,
+    // recovery_min_apply_delay, which a manual clock cannot drive).
+    void setLagMs(int index, std::int64_t lagMs)
+    {
+        if (!onPostgres())
+            replica(index).setLagMs(lagMs);
     }
 
     IngestResult submit(const Identity &who, const nostr::Event &event)
@@ -109,7 +147,7 @@ public:
                              {"json", event.toJson()}, {"channel", channel},
                              {"d_tag", nullptr},       {"received_at", createdAt}};
         nlohmann::json change = {{"community", "local"}, {"ops", nlohmann::json::array({op})}};
-        auto &target = replica(replicaIndex);
+        auto &target = engine->replicaSet()->replica(replicaIndex); // SQLite only
         replication::CommitRecord record {target.appliedLsn(), clock->nowMs(), change.dump()};
         return target.apply({&record, 1}) ? event.id : std::string();
     }

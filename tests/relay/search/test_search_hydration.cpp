@@ -1,15 +1,20 @@
 // Exact-pair hydration: bounded batches validated before a connection is taken, exact
-// (id, created_at) matching, scoping, and a plan that only ever searches events_by_id.
+// (id, created_at) matching, scoping, and a plan that only ever searches events_by_id (SQLite) or
+// reads only the requested months (PostgreSQL, EXPLAIN ANALYZE under custom and generic plans).
 
 #include "test_search_support.h"
 
 #include "relay/search/ExactPairHydrator.h"
 #include "relay/search/ExactPairLookup.h"
+#include "relay/search/PgExactPairLookup.h"
+#include "relay/store/PgConnection.h"
+#include "relay/store/PgSchema.h"
 #include "relay/store/SqliteConnection.h"
 
 #include <QTest>
 
 #include <algorithm>
+#include <set>
 
 using namespace searchtest;
 using buzz::relay::search::EventPair;
@@ -38,6 +43,53 @@ std::vector<std::string> planOf(store::SqliteConnection &connection, const std::
     return details;
 }
 
+// The month partitions a PostgreSQL plan read and those it never executed (EXPLAIN ANALYZE).
+struct Months
+{
+    std::set<std::string> executed;
+    std::set<std::string> skipped;
+    std::string text;
+};
+
+Months monthsOf(store::PgConnection &connection, const std::string &explain,
+                const store::PgParams &params)
+{
+    Months months;
+    const store::PgResult plan = connection.run(explain, params);
+    if (!plan.ok()) {
+        months.text = plan.message();
+        return months;
+    }
+    for (int row = 0; row < plan.rows(); ++row) {
+        const std::string line(plan.text(row, 0));
+        months.text += line + "\n";
+        const auto on = line.find(" on events_");
+        if (on == std::string::npos)
+            continue;
+        const auto end = line.find(' ', on + 4);
+        const std::string partition = line.substr(on + 4, end - on - 4);
+        if (line.find("(never executed)") != std::string::npos)
+            months.skipped.insert(partition);
+        else
+            months.executed.insert(partition);
+    }
+    return months;
+}
+
+// hydrate(community, ids, created_at) with the pairs as constants (EXECUTE takes no parameters;
+// a generic plan is made without their values either way).
+std::string executeArguments(const std::vector<EventPair> &pairs)
+{
+    std::string ids, times;
+    for (const EventPair &pair : pairs) {
+        ids += (ids.empty() ? "'\\x" : ", '\\x") + pair.id + "'";
+        times += (times.empty() ? "to_timestamp(" : ", to_timestamp(")
+            + std::to_string(pair.createdAt) + ")";
+    }
+    return "hydrate('" + kCommunity + "', ARRAY[" + ids + "]::bytea[], ARRAY[" + times
+        + "]::timestamptz[])";
+}
+
 bool anyContains(const std::vector<std::string> &lines, const std::string &needle)
 {
     return std::any_of(lines.begin(), lines.end(), [&](const std::string &line) {
@@ -54,7 +106,7 @@ private slots:
     void init()
     {
         m_store = std::make_unique<StoreHarness>();
-        QVERIFY(m_store->database);
+        QVERIFY(m_store->isOpen());
         m_hydrator = std::make_unique<ExactPairHydrator>(*m_store->router);
     }
     void cleanup()
@@ -65,6 +117,8 @@ private slots:
 
     void sqliteHasFts5()
     {
+        if (!m_store->database)
+            QSKIP("SQLite's full-text index (this is a PostgreSQL run)");
         store::ConnectionLease lease = m_store->database->leaseWriterConnection();
         auto options = lease.connection().prepare("PRAGMA compile_options");
         bool fts5 = false;
@@ -247,6 +301,8 @@ private slots:
     }
     void planSearchesTheTimeIndexAndNeverScansEvents()
     {
+        if (!m_store->database)
+            QSKIP("SQLite's plan (this is a PostgreSQL run: planReadsOnlyTheRequestedMonths)");
         QFETCH(int, pairs);
         std::vector<EventPair> wanted;
         for (int i = 0; i < 600; ++i) {
@@ -272,9 +328,8 @@ private slots:
                     text += line + " | ";
                 return text;
             }();
-            QVERIFY2(
-                anyContains(plan, "SEARCH e USING INDEX events_by_id (community=? AND id=?)"),
-                joined.c_str());
+            QVERIFY2(anyContains(plan, "SEARCH e USING INDEX events_by_id (community=? AND id=?)"),
+                     joined.c_str());
             QVERIFY2(!anyContains(plan, "SCAN e"), joined.c_str());
             QVERIFY2(!anyContains(plan, "SCAN events"), joined.c_str());
             QVERIFY2(!anyContains(plan, "BLOOM FILTER"), joined.c_str());
@@ -287,6 +342,8 @@ private slots:
 
     void idOnlyLookupSearchesTheIdIndex()
     {
+        if (!m_store->database)
+            QSKIP("SQLite's plan (this is a PostgreSQL run)");
         for (int i = 0; i < 600; ++i)
             m_store->insert(kJan2026 + i, "row");
         {
@@ -298,6 +355,75 @@ private slots:
         QVERIFY(anyContains(plan, "SEARCH e USING INDEX events_by_id (community=? AND id=?)"));
         QVERIFY(!anyContains(plan, "SCAN e"));
         QVERIFY(!anyContains(plan, "BLOOM FILTER"));
+    }
+
+    void planReadsOnlyTheRequestedMonths_data()
+    {
+        QTest::addColumn<int>("pairs");
+        QTest::addColumn<QString>("planMode");
+        for (const int pairs : {1, 500}) {
+            for (const char *mode : {"force_custom_plan", "force_generic_plan"})
+                QTest::addRow("%d pairs, %s", pairs, mode) << pairs << QString(mode);
+        }
+    }
+    void planReadsOnlyTheRequestedMonths()
+    {
+        // The seed's own check: EXPLAIN ANALYZE of the production hydration statement reads only
+        // the months of the requested pairs, under forced custom and generic plans, up to the
+        // full batch of 500 distinct pairs. Rows are spread over eight months; the pairs name
+        // two of them (March and August 2026).
+        if (!m_store->postgres)
+            QSKIP("PostgreSQL's month partitions (this is an SQLite run)");
+        QFETCH(int, pairs);
+        QFETCH(QString, planMode);
+        std::vector<EventPair> wanted;
+        std::set<std::string> wantedMonths;
+        constexpr std::int64_t kDay = 86'400;
+        for (int i = 0; i < 800; ++i) {
+            // Eight months, one hundred rows each, the first day of each month on.
+            const std::int64_t month = store::PgSchema::monthStart(kJan2026, i / 100);
+            const auto event = m_store->insert(month + (i % 100) * 600, "row");
+            const std::string name = store::PgSchema::monthName(month);
+            const bool requested = name == "events_p2026_03" || name == "events_p2026_08";
+            if (requested && int(wanted.size()) < pairs) {
+                wanted.push_back(StoreHarness::pairOf(event));
+                wantedMonths.insert(name);
+            }
+        }
+        // 500 pairs: the 200 rows of the two months and 300 that exist nowhere, in those months.
+        for (int i = 0; int(wanted.size()) < pairs; ++i)
+            wanted.push_back(
+                {m_store->sign(kJan2026 + 60 * kDay + i, "absent").id, kJan2026 + 60 * kDay + i});
+        QCOMPARE(int(wanted.size()), pairs);
+        store::ConnectionLease lease = m_store->postgres->leaseWriterConnection();
+        QVERIFY(lease);
+        store::PgConnection &connection = *lease.postgres();
+        QVERIFY(connection.execOk("ANALYZE events"));
+        QVERIFY(connection.execOk("SET plan_cache_mode = " + planMode.toStdString()));
+        for (const auto deleted :
+             {ExactPairLookup::Deleted::Omit, ExactPairLookup::Deleted::Include}) {
+            // A named prepared statement, run through EXPLAIN EXECUTE: the plan the cache makes
+            // for it under that plan_cache_mode is the one shown.
+            connection.exec("DEALLOCATE hydrate"); // from an earlier row, if any
+            QVERIFY(connection.execOk("PREPARE hydrate (text, bytea[], timestamptz[]) AS "
+                                      + search::PgExactPairLookup::pairSql(deleted)));
+            const Months months =
+                monthsOf(connection,
+                         "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE "
+                             + executeArguments(wanted),
+                         {});
+            QVERIFY2(months.executed == wantedMonths, months.text.c_str());
+            QVERIFY2(!months.skipped.empty(), months.text.c_str()); // the others are in the plan
+            for (const std::string &month :
+                 {std::string("events_p2026_01"), std::string("events_p2026_05")})
+                QVERIFY2(!months.executed.count(month), months.text.c_str());
+        }
+        QVERIFY(connection.execOk("DEALLOCATE hydrate"));
+        QVERIFY(connection.execOk("RESET plan_cache_mode"));
+        // And the statement that plan belongs to finds exactly the stored pairs.
+        const auto rows = search::PgExactPairLookup::findPairs(connection, kCommunity, wanted);
+        QVERIFY(rows.ok);
+        QCOMPARE(rows.events.size(), std::size_t(std::min(pairs, 200)));
     }
 
     void withoutReplicasHydrationRunsOnTheWriter()

@@ -3,6 +3,8 @@
 // Shared helpers of the search tests: a writer database written straight through the store (any
 // created_at, any community), optionally with replicas on a manual clock, and signed events.
 
+#include "PgTestCluster.h"
+
 #include "net/nostr/Event.h"
 #include "net/nostr/Filter.h"
 #include "net/nostr/Keys.h"
@@ -11,7 +13,10 @@
 #include "relay/search/EventPair.h"
 #include "relay/search/SearchIndexer.h"
 #include "relay/store/Database.h"
+#include "relay/store/PgStore.h"
 #include "relay/store/RowWriter.h"
+
+#include <QDateTime>
 
 #include <atomic>
 #include <memory>
@@ -33,7 +38,7 @@ inline const std::string kChannel = "0b0e4c9e-1f2a-4b3c-8d4e-5f6a7b8c9d01";
 class CountingRouter : public routing::ReadRouter
 {
 public:
-    explicit CountingRouter(store::Database &database)
+    explicit CountingRouter(store::Store &database)
         : m_inner(database)
     { }
     routing::ReadLease route(const ReadRequest &request) override
@@ -53,11 +58,21 @@ public:
     StoreHarness()
     {
         std::string error;
+        // A PostgreSQL run (BUZZ_TEST_STORE=postgres): the PostgreSQL store on a fresh schema.
+        if (auto pg = buzz::relay::test::PgTestCluster::freshStore()) {
+            postgres = store::PgStore::open(pg->writer, QDateTime::currentSecsSinceEpoch(), error);
+            if (postgres)
+                router = std::make_unique<CountingRouter>(*postgres);
+            return;
+        }
         database =
             store::Database::open(std::nullopt, error, {std::make_shared<search::SearchIndexer>()});
         if (database)
             router = std::make_unique<CountingRouter>(*database);
     }
+
+    bool isOpen() const { return database || postgres; }
+    store::Store &writer() { return database ? static_cast<store::Store &>(*database) : *postgres; }
 
     nostr::Event sign(std::int64_t createdAt, std::string content, int kind = 9,
                       const std::string &channel = kChannel) const
@@ -85,21 +100,23 @@ public:
     bool insertSigned(const nostr::Event &event, const std::string &community = kCommunity,
                       const std::string &channel = kChannel)
     {
-        auto tx = database->beginWrite(community, ++m_nowMs);
-        if (!tx)
-            return false;
         StoredEvent stored {event, event.toJson(), community,
                             channel.empty() ? std::nullopt : std::optional<std::string>(channel)};
-        if (tx->rows().insertEvent(stored, std::nullopt, event.createdAt, std::nullopt)
-            != store::RowWriter::InsertOutcome::Inserted)
-            return false;
-        return tx->commit(m_nowMs);
+        const std::int64_t nowMs = ++m_nowMs;
+        return writer().writeInGroup(community, nowMs, [&](store::WriteTransaction &tx) {
+            if (tx.rows().insertEvent(stored, std::nullopt, event.createdAt, std::nullopt)
+                == store::EventRows::InsertOutcome::Inserted)
+                tx.commit(nowMs);
+        }) == store::Store::GroupOutcome::Committed;
     }
 
     bool softDelete(const nostr::Event &event, const std::string &community = kCommunity)
     {
-        auto tx = database->beginWrite(community, ++m_nowMs);
-        return tx && tx->rows().softDelete(community, event.id, 1) && tx->commit(m_nowMs);
+        const std::int64_t nowMs = ++m_nowMs;
+        return writer().writeInGroup(community, nowMs, [&](store::WriteTransaction &tx) {
+            if (tx.rows().softDelete(community, event.id, 1))
+                tx.commit(nowMs);
+        }) == store::Store::GroupOutcome::Committed;
     }
 
     static search::EventPair pairOf(const nostr::Event &event)
@@ -108,7 +125,8 @@ public:
     }
 
     nostr::SecretKey key = nostr::SecretKey::generate();
-    std::unique_ptr<store::Database> database;
+    std::unique_ptr<store::Database> database; // SQLite runs
+    std::unique_ptr<store::PgStore> postgres; // PostgreSQL runs
     std::unique_ptr<CountingRouter> router; // writer only, counting
 
 private:

@@ -1,7 +1,10 @@
 // Crash safety: a client streams events over WebSocket to a buzz-mock-relay process, the process is
 // SIGKILLed mid-stream, restarted on the same --data, and every event that had received OK true
-// must still be there (an OK is only sent after the transaction committed).
+// must still be there (an OK is only sent after the transaction committed). On a PostgreSQL run
+// (test_server_crash_pg) the relay keeps its data in a schema of the test pair's primary
+// (--database-url) instead, and an OK comes only after the PostgreSQL COMMIT.
 
+#include "PgTestCluster.h"
 #include "RelayProcess.h"
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureWsClient.h"
@@ -13,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <optional>
 #include <set>
 
 using namespace buzz;
@@ -22,8 +26,13 @@ namespace {
 
 const QString kRelayBinary = QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
 
-quint16 startRelay(QProcess &process, const QString &dataDir)
+// The relay on `dataDir` (SQLite), or on the PostgreSQL schema `pg` names when given.
+quint16 startRelay(QProcess &process, const QString &dataDir, const std::optional<PgUrls> &pg)
 {
+    if (pg)
+        return startRelayProcess(
+            process, {kRelayBinary},
+            {QStringLiteral("--database-url"), QString::fromStdString(pg->writer)});
     return startRelayProcess(process, {kRelayBinary}, {QStringLiteral("--data"), dataDir});
 }
 
@@ -42,10 +51,11 @@ void TestServerCrash::acknowledgedEventsSurviveSigkill()
     QVERIFY2(QFile::exists(kRelayBinary), "build buzz-mock-relay first");
     QTemporaryDir dataDir;
     QVERIFY(dataDir.isValid());
+    const std::optional<PgUrls> pg = PgTestCluster::freshStore(); // one schema for both runs
     TestIdentity alice;
 
     QProcess relay;
-    const quint16 port = startRelay(relay, dataDir.path());
+    const quint16 port = startRelay(relay, dataDir.path(), pg);
     QVERIFY(port != 0);
     const std::string relayUrl = "ws://127.0.0.1:" + std::to_string(port);
     const std::int64_t now = QDateTime::currentSecsSinceEpoch();
@@ -83,7 +93,7 @@ void TestServerCrash::acknowledgedEventsSurviveSigkill()
              "the kill came after every event was stored");
 
     QProcess restarted;
-    const quint16 port2 = startRelay(restarted, dataDir.path());
+    const quint16 port2 = startRelay(restarted, dataDir.path(), pg);
     QVERIFY(port2 != 0);
     const std::string relayUrl2 = "ws://127.0.0.1:" + std::to_string(port2);
     WsTestClient reader(QUrl(QString::fromStdString(relayUrl2)));

@@ -1,5 +1,7 @@
 #include "RelayTestFixture.h"
 
+#include "PgTestCluster.h"
+
 #include <QDateTime>
 #include <QUuid>
 
@@ -27,6 +29,11 @@ RelayTestFixture::RelayTestFixture(Options options)
     m_relayPublicKey = relayKey.publicKeyHex();
     RelayHost::Config setup;
     setup.engine.dataDir = m_options.dataDir;
+    // A PostgreSQL run (BUZZ_TEST_STORE=postgres): a fresh schema instead of SQLite.
+    if (auto pg = PgTestCluster::freshStore()) {
+        setup.engine.databaseUrl = pg->writer;
+        setup.engine.dataDir.reset();
+    }
     setup.engine.relaySecretKeyHex = relayKey.toHex();
     setup.engine.clock = [this] {
         return now();

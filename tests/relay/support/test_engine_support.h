@@ -3,6 +3,8 @@
 // Shared helpers for the engine-level tests: an engine on a controllable clock, signing identities
 // and one-line builders for the events the tests submit.
 
+#include "PgTestCluster.h"
+
 #include "net/nostr/Filter.h"
 #include "net/nostr/Keys.h"
 #include "relay/RelayEngine.h"
@@ -46,6 +48,11 @@ public:
     {
         RelayEngine::Options options;
         options.dataDir = std::move(dataDir);
+        // A PostgreSQL run (BUZZ_TEST_STORE=postgres): a fresh schema instead of SQLite.
+        if (auto pg = buzz::relay::test::PgTestCluster::freshStore()) {
+            options.databaseUrl = pg->writer;
+            options.dataDir.reset();
+        }
         options.relaySecretKeyHex = std::string(63, '0') + "1";
         options.clock = [this] {
             return now.load();

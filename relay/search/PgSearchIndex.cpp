@@ -1,0 +1,131 @@
+#include "relay/search/PgSearchIndex.h"
+
+#include "relay/store/HexKey.h"
+#include "relay/store/PgConnection.h"
+
+#include <cctype>
+
+namespace buzz::relay::search {
+
+namespace {
+constexpr std::size_t kMaxWords = 16;
+
+bool isSpace(char c)
+{
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+bool isWordByte(char c)
+{
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x80 || std::isalnum(byte);
+}
+
+// A term with no letter, digit or non-ASCII text yields no word.
+bool hasToken(std::string_view term)
+{
+    for (const char c : term) {
+        if (isWordByte(c))
+            return true;
+    }
+    return false;
+}
+} // namespace
+
+std::optional<std::string> PgSearchIndex::toTsQuery(std::string_view text)
+{
+    // The words of each whitespace-separated term, split as buzz_search_body() splits the text
+    // (at every ASCII character that is neither letter nor digit): "alice@wonder" is two words.
+    std::vector<std::string_view> words;
+    std::size_t at = 0;
+    std::size_t terms = 0;
+    while (at < text.size() && terms < kMaxWords) {
+        while (at < text.size() && isSpace(text[at]))
+            ++at;
+        const std::size_t start = at;
+        while (at < text.size() && !isSpace(text[at]))
+            ++at;
+        const std::string_view term = text.substr(start, at - start);
+        if (term.empty() || !hasToken(term))
+            continue;
+        ++terms;
+        std::size_t from = 0;
+        while (from < term.size()) {
+            while (from < term.size() && !isWordByte(term[from]))
+                ++from;
+            const std::size_t begin = from;
+            while (from < term.size() && isWordByte(term[from]))
+                ++from;
+            if (from > begin)
+                words.push_back(term.substr(begin, from - begin));
+        }
+    }
+    if (words.empty())
+        return std::nullopt;
+    // Word bytes are letters, digits and non-ASCII text: nothing in them needs quoting.
+    std::string query;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (i)
+            query += " & ";
+        query += '\'';
+        query += words[i];
+        query += '\'';
+        if (i + 1 == words.size())
+            query += ":*";
+    }
+    return query;
+}
+
+std::string PgSearchIndex::sqlFor(const SearchIndex::Query &query)
+{
+    // $1 community, $2 tsquery text, $3 channels, $4 kinds, $5 authors, $6 since, $7 until,
+    // $8 limit (absent ones are still bound, as NULL, so one statement text serves each shape).
+    std::string sql = "SELECT e.id, e.created_at FROM events e, to_tsquery('simple', $2) q "
+                      "WHERE e.search_vector @@ q AND e.community = $1 AND e.deleted_at IS NULL "
+                      "AND ";
+    sql +=
+        query.includeGlobal ? "(e.channel IS NULL OR e.channel = ANY($3))" : "e.channel = ANY($3)";
+    if (query.kinds)
+        sql += " AND e.kind = ANY($4)";
+    if (query.authors)
+        sql += " AND e.pubkey = ANY($5)";
+    if (query.since)
+        sql += " AND e.created_at >= $6";
+    if (query.until)
+        sql += " AND e.created_at <= $7";
+    sql += " ORDER BY ts_rank(e.search_vector, q) DESC, e.created_at DESC, e.id ASC LIMIT $8";
+    return sql;
+}
+
+SearchIndex::Hits PgSearchIndex::search(store::PgConnection &connection,
+                                        const SearchIndex::Query &query, const std::string &tsQuery)
+{
+    std::vector<std::string> authors;
+    if (query.authors) {
+        for (const std::string &hex : *query.authors) {
+            if (const auto key = store::HexKey::decode<32>(hex))
+                authors.emplace_back(reinterpret_cast<const char *>(key->data()), key->size());
+        }
+    }
+    store::PgParams params;
+    params.text(query.community).text(tsQuery).textArray(query.channels);
+    params.int32Array(query.kinds ? std::span<const int>(*query.kinds) : std::span<const int>());
+    params.bytesArray(authors);
+    params.timestamp(query.since.value_or(0));
+    params.timestamp(query.until.value_or(0));
+    params.int64(query.limit);
+    store::PgResult result = connection.run(sqlFor(query), params);
+    SearchIndex::Hits hits;
+    hits.ok = result.ok();
+    if (!hits.ok) {
+        hits.timedOut = result.sqlState() == store::pgstate::kQueryCanceled;
+        return hits;
+    }
+    hits.pairs.reserve(std::size_t(result.rows()));
+    for (int row = 0; row < result.rows(); ++row)
+        hits.pairs.push_back(
+            EventPair {store::HexKey::hex(result.bytes(row, 0)), result.int64(row, 1)});
+    return hits;
+}
+
+} // namespace buzz::relay::search
