@@ -4,7 +4,7 @@
 
 namespace buzz::soak {
 
-SoakFaults::SoakFaults(relay::replication::ReplicaSet &replicas, SoakLedger &ledger,
+SoakFaults::SoakFaults(relay::replication::ReplicaTier &replicas, SoakLedger &ledger,
                        std::uint32_t seed)
     : m_replicas(replicas)
     , m_ledger(ledger)
@@ -26,15 +26,15 @@ void SoakFaults::stop()
 {
     m_timer.stop();
     for (int i = 0; i < m_replicas.size(); ++i)
-        m_replicas.replica(i).setPaused(false);
+        m_replicas.replicaAt(i).setPaused(false);
 }
 
 void SoakFaults::injectOne()
 {
     if (m_replicas.size() == 0)
         return;
-    auto &replica =
-        m_replicas.replica(std::uniform_int_distribution<int>(0, m_replicas.size() - 1)(m_random));
+    auto &replica = m_replicas.replicaAt(
+        std::uniform_int_distribution<int>(0, m_replicas.size() - 1)(m_random));
     switch (std::uniform_int_distribution<int>(0, 3)(m_random)) {
     case 0:
         replica.setPaused(!replica.paused());

@@ -6,7 +6,7 @@
 
 #include "SoakLedger.h"
 
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/ReplicaTier.h"
 
 #include <QTimer>
 
@@ -17,7 +17,7 @@ namespace buzz::soak {
 class SoakFaults
 {
 public:
-    SoakFaults(relay::replication::ReplicaSet &replicas, SoakLedger &ledger, std::uint32_t seed);
+    SoakFaults(relay::replication::ReplicaTier &replicas, SoakLedger &ledger, std::uint32_t seed);
 
     void start();
     // Resumes every replica (lag kept) so the final routed reads still see lag but no pause.
@@ -26,7 +26,7 @@ public:
 private:
     void injectOne();
 
-    relay::replication::ReplicaSet &m_replicas;
+    relay::replication::ReplicaTier &m_replicas;
     SoakLedger &m_ledger;
     std::mt19937 m_random;
     QTimer m_timer;

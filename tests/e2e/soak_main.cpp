@@ -6,6 +6,8 @@
 // reads the writer's history and verifies every reported outcome (SoakChecker).
 //
 //   buzz-soak --seconds N [--clients K] [--channels C] [--replicas R] [--seed S] [--report FILE]
+//             [--database-url URL [--read-database-url URL]]   (PostgreSQL: the standby is the
+//             one replica; faults pause it with pg_wal_replay_pause() and delay its replay)
 // Exit status: 0 when there is no anomaly, 1 on any anomaly, 2 on setup failure.
 
 #include "SoakChecker.h"
@@ -55,6 +57,11 @@ int main(int argc, char **argv)
     const QCommandLineOption replicasOption("replicas", "Read replicas.", "R", "2");
     const QCommandLineOption seedOption("seed", "Random seed (0 = from the clock).", "S", "0");
     const QCommandLineOption reportOption("report", "Write a Markdown report here.", "FILE");
+    const QCommandLineOption databaseUrlOption(
+        "database-url", "The relay's writer on PostgreSQL (instead of SQLite).", "URL");
+    const QCommandLineOption readDatabaseUrlOption(
+        "read-database-url", "With --database-url: its streaming standby as the replica.", "URL");
+    parser.addOptions({databaseUrlOption, readDatabaseUrlOption});
     parser.addOptions(
         {secondsOption, clientsOption, channelsOption, replicasOption, seedOption, reportOption});
     parser.process(app);
@@ -75,6 +82,12 @@ int main(int argc, char **argv)
     setup.engine.replicas = config.replicas;
     setup.engine.replicaLagMs = 0;
     setup.engine.readBudgetMs = 5000; // display reads do go to (lagging) replicas
+    if (parser.isSet(databaseUrlOption)) {
+        setup.engine.databaseUrl = parser.value(databaseUrlOption).toStdString();
+        setup.engine.readDatabaseUrl = parser.value(readDatabaseUrlOption).toStdString();
+        setup.engine.replicas = 0; // the standby, when given, is the one replica
+        config.replicas = setup.engine.readDatabaseUrl.empty() ? 0 : 1;
+    }
     relay::RelayHost host(std::move(setup));
     if (!host.isOpen() || !host.start()) {
         std::fprintf(stderr, "buzz-soak: relay did not start: %s\n",
@@ -133,7 +146,7 @@ int main(int argc, char **argv)
     for (auto &client : clients)
         runs.push_back(client->run());
 
-    SoakFaults faults(*engine.replicaSet(), ledger, random());
+    SoakFaults faults(*engine.replicaTier(), ledger, random());
     faults.start();
 
     // Routed paging while everything churns.
