@@ -83,7 +83,10 @@ int main(int argc, char *argv[])
 
     QTemporaryDir temporary;
     RelayEngine::Options options;
-    options.dataDir = option(arguments, "--data").value_or(temporary.path().toStdString());
+    if (auto url = option(arguments, "--database-url"))
+        options.databaseUrl = *url;
+    else
+        options.dataDir = option(arguments, "--data").value_or(temporary.path().toStdString());
     options.relaySecretKeyHex = std::string(63, '0') + "1";
     options.clock = [] {
         return kStart + 100;
