@@ -28,11 +28,11 @@
         <translation>Gespeichert.</translation>
     </message>
     <message>
-        <source>Restored. We couldn't verify against the latest revision just now — check the canvas if a concurrent edit appears.</source>
+        <source>Restored. We couldn&apos;t verify against the latest revision just now — check the canvas if a concurrent edit appears.</source>
         <translation>Wiederhergestellt. Ein Abgleich mit der neuesten Revision war gerade nicht möglich – prüfen Sie die Canvas, falls eine gleichzeitige Änderung auftaucht.</translation>
     </message>
     <message>
-        <source>Saved. We couldn't verify against the latest revision just now — check History if a concurrent edit appears.</source>
+        <source>Saved. We couldn&apos;t verify against the latest revision just now — check History if a concurrent edit appears.</source>
         <translation>Gespeichert. Ein Abgleich mit der neuesten Revision war gerade nicht möglich – prüfen Sie den Verlauf, falls eine gleichzeitige Änderung auftaucht.</translation>
     </message>
     <message>
@@ -56,11 +56,11 @@
         <translation>Eine gleichzeitige Änderung ist jetzt aktuell. Ihre Speicherung bleibt im Verlauf erhalten – führen Sie sie zusammen oder stellen Sie sie aus dem Verlauf wieder her.</translation>
     </message>
     <message>
-        <source>We couldn't confirm whether the restore reached the relay. Retry sends the same restore again — it can't apply twice.</source>
+        <source>We couldn&apos;t confirm whether the restore reached the relay. Retry sends the same restore again — it can&apos;t apply twice.</source>
         <translation>Es ließ sich nicht bestätigen, ob die Wiederherstellung das Relay erreicht hat. „Erneut versuchen“ sendet dieselbe Wiederherstellung noch einmal – sie kann nicht doppelt wirken.</translation>
     </message>
     <message>
-        <source>We couldn't confirm whether your save reached the relay. Your text is kept — retry to send the same save again.</source>
+        <source>We couldn&apos;t confirm whether your save reached the relay. Your text is kept — retry to send the same save again.</source>
         <translation>Es ließ sich nicht bestätigen, ob Ihre Speicherung das Relay erreicht hat. Ihr Text bleibt erhalten – versuchen Sie es erneut, um dieselbe Speicherung noch einmal zu senden.</translation>
     </message>
     <message>
@@ -107,6 +107,10 @@
         <source>Not saved</source>
         <translation>Nicht gespeichert</translation>
     </message>
+    <message>
+        <source>Not saved: this canvas is %1, over the relay&apos;s limit of %2. Shorten it and save again — your text stays in the editor.</source>
+        <translation>Nicht gespeichert: Diese Canvas ist %1 groß und überschreitet die Grenze des Relays von %2. Kürzen Sie sie und speichern Sie erneut – Ihr Text bleibt im Editor.</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -118,11 +122,11 @@
 <context>
     <name>buzz::client::RelayError</name>
     <message>
-        <source>Can't reach the relay.</source>
+        <source>Can&apos;t reach the relay.</source>
         <translation>Das Relay ist nicht erreichbar.</translation>
     </message>
     <message>
-        <source>Can't reach the relay — check your VPN or network connection.</source>
+        <source>Can&apos;t reach the relay — check your VPN or network connection.</source>
         <translation>Das Relay ist nicht erreichbar – prüfen Sie Ihr VPN oder Ihre Netzwerkverbindung.</translation>
     </message>
 </context>
@@ -167,6 +171,18 @@
         <source>Canvas (Markdown source)</source>
         <translation>Canvas (Markdown-Quelltext)</translation>
     </message>
+    <message>
+        <source>&amp;Render anyway</source>
+        <translation>Trotzdem &amp;rendern</translation>
+    </message>
+    <message>
+        <source>Render the canvas anyway</source>
+        <translation>Canvas trotzdem rendern</translation>
+    </message>
+    <message>
+        <source>This canvas is %1, so it is shown as Markdown source: laying out a rendered canvas over %2 takes seconds and would freeze the window.</source>
+        <translation>Diese Canvas ist %1 groß und wird daher als Markdown-Quelltext gezeigt: Eine gerenderte Canvas über %2 zu setzen dauert Sekunden und würde das Fenster einfrieren.</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::CanvasEditor</name>
@@ -185,6 +201,22 @@
     <message>
         <source>The live preview pauses for canvases over %1 KB so typing stays fast. Save to see the result.</source>
         <translation>Die Live-Vorschau pausiert bei Canvases über %1 KB, damit das Tippen flüssig bleibt. Speichern Sie, um das Ergebnis zu sehen.</translation>
+    </message>
+    <message>
+        <source>Canvas size</source>
+        <translation>Größe der Canvas</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>%1 — over the relay&apos;s limit of %2: shorten it to save</source>
+        <translation>%1 – über der Grenze des Relays von %2: kürzen Sie sie, um zu speichern</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
     </message>
 </context>
 <context>
@@ -250,10 +282,6 @@
         <translation>Buzz Canvas</translation>
     </message>
     <message>
-        <source>Revision %1</source>
-        <translation>Revision %1</translation>
-    </message>
-    <message>
         <source>Edit canvas</source>
         <translation>Canvas bearbeiten</translation>
     </message>
@@ -262,7 +290,7 @@
         <translation>Canvas anlegen</translation>
     </message>
     <message>
-        <source>You can't edit this canvas.</source>
+        <source>You can&apos;t edit this canvas.</source>
         <translation>Sie können diese Canvas nicht bearbeiten.</translation>
     </message>
     <message>
@@ -276,6 +304,14 @@
     <message>
         <source>Saving…</source>
         <translation>Wird gespeichert …</translation>
+    </message>
+    <message>
+        <source>%1
+%2
+Revision %3</source>
+        <translation>%1
+%2
+Revision %3</translation>
     </message>
 </context>
 <context>
@@ -361,16 +397,8 @@
         <translation>Dieser Kanal ist archiviert – seine Canvas ist schreibgeschützt.</translation>
     </message>
     <message>
-        <source>Direct messages have no editable canvas.</source>
-        <translation>Direktnachrichten haben keine bearbeitbare Canvas.</translation>
-    </message>
-    <message>
         <source>Read-only: you are not a member of this private channel.</source>
         <translation>Schreibgeschützt: Sie sind kein Mitglied dieses privaten Kanals.</translation>
-    </message>
-    <message>
-        <source>Read-only until you join this open channel.</source>
-        <translation>Schreibgeschützt, bis Sie diesem offenen Kanal beitreten.</translation>
     </message>
     <message>
         <source>Someone</source>
@@ -415,6 +443,10 @@
     <message>
         <source>Discard your unsaved changes? The autosaved draft is deleted too.</source>
         <translation>Ihre ungespeicherten Änderungen verwerfen? Der automatisch gesicherte Entwurf wird ebenfalls gelöscht.</translation>
+    </message>
+    <message>
+        <source>You haven&apos;t joined this open channel. Anyone can edit its canvas; join to keep it among your channels.</source>
+        <translation>Sie sind diesem offenen Kanal nicht beigetreten. Jeder kann seine Canvas bearbeiten; treten Sie bei, um ihn unter Ihren Kanälen zu behalten.</translation>
     </message>
 </context>
 <context>
@@ -475,12 +507,44 @@
         <translation>#%1 wird angelegt …</translation>
     </message>
     <message>
-        <source>Couldn't create the channel: %1</source>
+        <source>Couldn&apos;t create the channel: %1</source>
         <translation>Der Kanal konnte nicht angelegt werden: %1</translation>
     </message>
     <message>
-        <source>Couldn't join: %1</source>
+        <source>Couldn&apos;t join: %1</source>
         <translation>Beitritt nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Leave…</source>
+        <translation>Verlassen …</translation>
+    </message>
+    <message>
+        <source>Leave channel</source>
+        <translation>Kanal verlassen</translation>
+    </message>
+    <message>
+        <source>Leave the selected channel</source>
+        <translation>Den ausgewählten Kanal verlassen</translation>
+    </message>
+    <message>
+        <source>Leave #%1?</source>
+        <translation>#%1 verlassen?</translation>
+    </message>
+    <message>
+        <source>You will no longer see this private channel or its canvas until a member adds you again.</source>
+        <translation>Sie sehen diesen privaten Kanal und seine Canvas nicht mehr, bis ein Mitglied Sie wieder hinzufügt.</translation>
+    </message>
+    <message>
+        <source>The channel stays open: you can still read and edit its canvas, and join it again at any time.</source>
+        <translation>Der Kanal bleibt offen: Sie können seine Canvas weiter lesen und bearbeiten und ihm jederzeit wieder beitreten.</translation>
+    </message>
+    <message>
+        <source>&amp;Leave</source>
+        <translation>&amp;Verlassen</translation>
+    </message>
+    <message>
+        <source>Couldn&apos;t leave: %1</source>
+        <translation>Verlassen nicht möglich: %1</translation>
     </message>
 </context>
 <context>
@@ -653,11 +717,11 @@
         <translation>Das Relay antwortet nicht (seit %1 s still). Speichern klappt möglicherweise nicht.</translation>
     </message>
     <message>
-        <source>Can't reach the relay. Retrying in %1 s.</source>
+        <source>Can&apos;t reach the relay. Retrying in %1 s.</source>
         <translation>Das Relay ist nicht erreichbar. Neuer Versuch in %1 s.</translation>
     </message>
     <message>
-        <source>Can't reach the relay. Retrying now.</source>
+        <source>Can&apos;t reach the relay. Retrying now.</source>
         <translation>Das Relay ist nicht erreichbar. Neuer Versuch läuft.</translation>
     </message>
     <message>
@@ -739,6 +803,22 @@
         <source>&amp;Description:</source>
         <translation>&amp;Beschreibung:</translation>
     </message>
+    <message>
+        <source>⚠ A channel named #%1 already exists%2. Creating another makes two channels with the same name.</source>
+        <translation>⚠ Ein Kanal namens #%1 existiert bereits%2. Ein weiterer ergibt zwei Kanäle mit demselben Namen.</translation>
+    </message>
+    <message>
+        <source> (you are in it)</source>
+        <translation> (Sie sind Mitglied)</translation>
+    </message>
+    <message>
+        <source> (open, you haven&apos;t joined)</source>
+        <translation> (offen, Sie sind nicht beigetreten)</translation>
+    </message>
+    <message>
+        <source>Create another</source>
+        <translation>Weiteren anlegen</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::DiagnosticsPanel</name>
@@ -771,8 +851,24 @@
         <translation>Relay: %1</translation>
     </message>
     <message>
-        <source>%1 requests · %2 strong · %3 routed · %4 failed</source>
-        <translation>%1 Anfragen · %2 strikt · %3 geroutet · %4 fehlgeschlagen</translation>
+        <source>Double-click a row to see everything about it.</source>
+        <translation>Doppelklicken Sie auf eine Zeile, um alle Angaben dazu zu sehen.</translation>
+    </message>
+    <message>
+        <source>Request #%1 — %2</source>
+        <translation>Anfrage #%1 – %2</translation>
+    </message>
+    <message>
+        <source>Request details</source>
+        <translation>Details der Anfrage</translation>
+    </message>
+    <message>
+        <source>Sent:</source>
+        <translation>Gesendet:</translation>
+    </message>
+    <message>
+        <source>%1 entries · %2 strong reads · %3 routed reads · %4 writes · %5 failed</source>
+        <translation>%1 Einträge · %2 strikte Lesezugriffe · %3 geroutete Lesezugriffe · %4 Schreibzugriffe · %5 fehlgeschlagen</translation>
     </message>
 </context>
 <context>
@@ -871,7 +967,9 @@
     <message numerus="yes">
         <source>%n replaced</source>
         <translation>
-            <numerusform>%n ersetzt</numerusform><numerusform>%n ersetzt</numerusform></translation>
+            <numerusform>%n ersetzt</numerusform>
+            <numerusform>%n ersetzt</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -884,16 +982,24 @@
 <context>
     <name>buzz::ui::HistoryModel</name>
     <message>
-        <source>%1, %2, current</source>
-        <translation>%1, %2, aktuell</translation>
-    </message>
-    <message>
         <source>%1, %2</source>
         <translation>%1, %2</translation>
     </message>
     <message>
-        <source>Revision %1</source>
-        <translation>Revision %1</translation>
+        <source>%1, current</source>
+        <translation>%1, aktuell</translation>
+    </message>
+    <message>
+        <source>%1
+%2
+Revision %3</source>
+        <translation>%1
+%2
+Revision %3</translation>
+    </message>
+    <message>
+        <source>+%1 −%2</source>
+        <translation>+%1 −%2</translation>
     </message>
 </context>
 <context>
@@ -923,7 +1029,7 @@
         <translation>Verlauf wird geladen …</translation>
     </message>
     <message>
-        <source>Couldn't refresh history — showing last known revisions.</source>
+        <source>Couldn&apos;t refresh history — showing last known revisions.</source>
         <translation>Der Verlauf konnte nicht aktualisiert werden – die zuletzt bekannten Revisionen werden gezeigt.</translation>
     </message>
     <message>
@@ -1036,6 +1142,42 @@
     <message>
         <source>New key generated, but it could not be stored: %1</source>
         <translation>Neuer Schlüssel erzeugt, aber er konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation>Anzeigename</translation>
+    </message>
+    <message>
+        <source>How others see you, e.g. Alice</source>
+        <translation>Wie andere Sie sehen, z. B. Alice</translation>
+    </message>
+    <message>
+        <source>Save &amp;name</source>
+        <translation>&amp;Namen speichern</translation>
+    </message>
+    <message>
+        <source>Save display name</source>
+        <translation>Anzeigenamen speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Display name:</source>
+        <translation>&amp;Anzeigename:</translation>
+    </message>
+    <message>
+        <source>Saving your name…</source>
+        <translation>Ihr Name wird gespeichert …</translation>
+    </message>
+    <message>
+        <source>Couldn&apos;t save your name: %1</source>
+        <translation>Ihr Name konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>Name removed. Others see your npub.</source>
+        <translation>Name entfernt. Andere sehen Ihren npub.</translation>
+    </message>
+    <message>
+        <source>Saved. Others now see you as %1.</source>
+        <translation>Gespeichert. Andere sehen Sie jetzt als %1.</translation>
     </message>
 </context>
 <context>
@@ -1300,7 +1442,7 @@ Gespeichert in: %2</translation>
         <translation>Diese Revision wiederherstellen?</translation>
     </message>
     <message>
-        <source>This publishes %1's revision from %2 as the current canvas for everyone in this channel. History is preserved: nothing is deleted, and the current revision stays in History.</source>
+        <source>This publishes %1&apos;s revision from %2 as the current canvas for everyone in this channel. History is preserved: nothing is deleted, and the current revision stays in History.</source>
         <translation>Damit wird die Revision von %1 vom %2 für alle in diesem Kanal als aktuelle Canvas veröffentlicht. Der Verlauf bleibt erhalten: Nichts wird gelöscht, und die aktuelle Revision bleibt im Verlauf.</translation>
     </message>
     <message>
@@ -1340,6 +1482,34 @@ Gespeichert in: %2</translation>
     </message>
 </context>
 <context>
+    <name>buzz::ui::SearchResultModel</name>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>only in an older revision</source>
+        <translation>nur in einer älteren Revision</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1, %2: %3</translation>
+    </message>
+    <message>
+        <source>%1
+%2</source>
+        <translation>%1
+%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n matching revisions</source>
+        <translation>
+            <numerusform>%n passende Revision</numerusform>
+            <numerusform>%n passende Revisionen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::SettingsDialog</name>
     <message>
         <source>&amp;Embedded relay (runs inside the app, data stays on this computer)</source>
@@ -1370,7 +1540,7 @@ Gespeichert in: %2</translation>
         <translation>Ein Wechsel des Relays verbindet die App neu. Ungespeicherter Text bleibt als Entwurf erhalten.</translation>
     </message>
     <message>
-        <source>Enter the relay's address, for example wss://relay.example.com.</source>
+        <source>Enter the relay&apos;s address, for example wss://relay.example.com.</source>
         <translation>Geben Sie die Adresse des Relays ein, zum Beispiel wss://relay.example.com.</translation>
     </message>
     <message>
@@ -1426,6 +1596,52 @@ Gespeichert in: %2</translation>
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>en</source>
+        <comment>BCP 47 name of this translation&apos;s language; dates and numbers use its locale</comment>
+        <translation>de</translation>
+    </message>
+    <message>
+        <source>just now</source>
+        <translation>gerade eben</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min ago</source>
+        <translation>
+            <numerusform>vor %n Min.</numerusform>
+            <numerusform>vor %n Min.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h ago</source>
+        <translation>
+            <numerusform>vor %n Std.</numerusform>
+            <numerusform>vor %n Std.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>yesterday, %1</source>
+        <translation>gestern, %1</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 B</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lines · %1</source>
+        <translation>
+            <numerusform>%n Zeile · %1</numerusform>
+            <numerusform>%n Zeilen · %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>Sie</translation>
+    </message>
+    <message>
+        <source>%1 (you)</source>
+        <translation>%1 (Sie)</translation>
     </message>
 </context>
 </TS>

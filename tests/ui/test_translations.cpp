@@ -8,9 +8,11 @@
 #include "ui/CanvasPane.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/UiFormat.h"
 #include "ui/models/HistoryModel.h"
 
 #include <QAction>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -62,6 +64,33 @@ private slots:
                  QStringLiteral("Canvas speichern (Strg+S)"));
         // Dates follow the UI's language.
         QCOMPARE(QLocale().language(), QLocale::German);
+        // Part A's widgets speak German too.
+        QCOMPARE(window->findChild<QPushButton *>(QStringLiteral("leaveChannelButton"))->text(),
+                 QStringLiteral("Verlassen …"));
+    }
+
+    void timesAndSizesFollowTheUiLanguage()
+    {
+        const qint64 october = QDateTime(QDate(2026, 10, 14), QTime(9, 30)).toSecsSinceEpoch();
+        const qint64 now = october + 300;
+        QCOMPARE(ui::UiFormat::locale().language(), QLocale::German);
+        QVERIFY2(ui::UiFormat::revisionTime(october).contains(QStringLiteral("Okt")),
+                 qPrintable(ui::UiFormat::revisionTime(october)));
+        QCOMPARE(ui::UiFormat::relativeTime(october, now), QStringLiteral("vor 5 Min."));
+        QCOMPARE(ui::UiFormat::relativeTime(now - 10, now), QStringLiteral("gerade eben"));
+        QCOMPARE(ui::UiFormat::sizeSummary(QStringLiteral("a\nb\n")),
+                 QStringLiteral("3 Zeilen · 4 B"));
+
+        // An English UI on a German system: English dates and wording.
+        QCOMPARE(desktop::Translations::install(QLocale(QLocale::English, QLocale::Germany)),
+                 QStringLiteral("en"));
+        const QString english = ui::UiFormat::revisionTime(october);
+        const QString englishAgo = ui::UiFormat::relativeTime(october, now);
+        const QString englishLines = ui::UiFormat::sizeSummary(QStringLiteral("a\nb"));
+        QCOMPARE(desktop::Translations::install(), QStringLiteral("de"));
+        QVERIFY2(english.contains(QStringLiteral("Oct")), qPrintable(english));
+        QCOMPARE(englishAgo, QStringLiteral("5 min ago"));
+        QCOMPARE(englishLines, QStringLiteral("2 lines · 3 B"));
     }
 
     void qtStandardButtonsAreGermanToo()
