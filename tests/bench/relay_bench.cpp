@@ -2,11 +2,11 @@
 //  1. single-core bare verify rate (Event::verify on pre-signed events), the anchor;
 //  2. ingest events/s over WebSocket, 4 connections, against a buzz-mock-relay process (every
 //     event signature-verified by the relay), and its ratio to (1), with the relay's CPU per event
-//     by thread and the events per group commit: on disk (`--data` in a directory on the machine's
-//     disk, synchronous=FULL: the figure against the target, as the app and every QA relay run)
-//     and in memory (no `--data`), with the lean load client; in memory once more with the tests'
-//     QWebSocket client; the same notes ingested in process on one thread (the store's share,
-//     without network or group commit);
+//     by thread, the events per group commit (and on disk the bytes written to storage per
+//     event): on disk (`--data` in a directory on the machine's disk, synchronous=FULL: the
+//     figure against the target, as the app and every QA relay run) and in memory (no `--data`),
+//     with the lean load client; in memory once more with the tests' QWebSocket client; the same
+//     notes ingested in process on one thread (the store's share, without network or group commit);
 //  3. an on-disk store filled through the engine to 10k and 200k events: database bytes per event
 //     against the events' canonical JSON length, and /query latency p50/p99 (NIP-98 signed
 //     requests) for a canvas head read ({"kinds":[40100],"#h":[ch],"limit":1}) and a 100-row
@@ -147,6 +147,21 @@ void printThreadCpu(const std::string &prefix, const std::map<std::string, doubl
                0);
 }
 
+// Bytes the process has had written to storage (write_bytes of /proc/PID/io): the WAL, the
+// checkpoints into the database file. On the virtual disks these machines have, fsync time grows
+// with the bytes a group commit writes, so this is the on-disk path's cost the CPU figures miss.
+double processWriteBytes(qint64 pid)
+{
+    QFile file(QStringLiteral("/proc/%1/io").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        if (line.startsWith("write_bytes: "))
+            return line.mid(13).toDouble();
+    }
+    return 0;
+}
+
 quint16 startBenchRelay(QProcess &relay, const std::optional<QString> &dataDir = std::nullopt)
 {
     // BUZZ_BENCH_RELAY_WRAPPER (e.g. "perf record -g -o relay.perf --") runs the relay under a
@@ -215,6 +230,7 @@ double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnecti
             signNotes(identities[c], perConnection, now, "ws" + std::to_string(c)));
     }
     const auto cpuBefore = threadCpuSeconds(relay.processId());
+    const double writtenBefore = processWriteBytes(relay.processId());
     QElapsedTimer timer;
     timer.start();
     std::vector<std::thread> threads;
@@ -235,6 +251,11 @@ double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnecti
                      failed ? ", a connection failed" : "");
     printThreadCpu(prefix, cpuBefore, threadCpuSeconds(relay.processId()), acknowledged);
     printGroupSize(port, prefix + "_events_per_commit");
+    if (dataDir)
+        printBench((prefix + "_written_bytes_per_event").c_str(),
+                   (processWriteBytes(relay.processId()) - writtenBefore)
+                       / std::max(acknowledged, 1),
+                   "B", "-", nullptr, 0, 0);
     clients.clear();
     relay.terminate();
     relay.waitForFinished(10000);
