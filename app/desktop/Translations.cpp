@@ -32,14 +32,21 @@ QString Translations::install(const QLocale &locale)
     // updated without a rebuild), else the one compiled in.
     const QString installed = QCoreApplication::applicationDirPath()
         + QStringLiteral("/../share/buzz-canvas/translations");
-    const auto load = [&](const QString &directory) {
-        return own->load(locale, QStringLiteral("buzz-canvas"), QStringLiteral("_"), directory);
+    const auto loadFor = [&](const QLocale &wanted) {
+        return own->load(wanted, QStringLiteral("buzz-canvas"), QStringLiteral("_"), installed)
+            || own->load(wanted, QStringLiteral("buzz-canvas"), QStringLiteral("_"),
+                         QStringLiteral(":/i18n"));
     };
-    if (!load(installed) && !load(QStringLiteral(":/i18n"))) {
-        QLocale::setDefault(QLocale(QLocale::English, locale.territory()));
+    // No catalogue for the user's languages: the UI speaks English, the source language, whose
+    // catalogue (buzz-canvas_en) holds only the plural forms — "1 line", not "1 lines".
+    const QLocale english(QLocale::English, locale.territory());
+    const bool fallback = !loadFor(locale);
+    if (fallback && !loadFor(english)) {
+        qCWarning(lcTranslations) << "no English catalogue: plural forms read \"1 lines\"";
+        QLocale::setDefault(english);
         return QStringLiteral("en");
     }
-    const QString language = own->language(); // "de"
+    const QString language = own->language(); // "de", "en"
     app = own.release();
     QCoreApplication::installTranslator(app);
     auto base = std::make_unique<QTranslator>();
@@ -53,7 +60,7 @@ QString Translations::install(const QLocale &locale)
     }
     // Dates and numbers in the UI's language (with the user's region where it has one).
     const QLocale ui(language);
-    QLocale::setDefault(ui.language() == locale.language() ? locale : ui);
+    QLocale::setDefault(fallback ? english : ui.language() == locale.language() ? locale : ui);
     return language;
 }
 

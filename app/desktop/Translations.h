@@ -9,8 +9,9 @@ namespace buzz::desktop {
 // then LC_ALL / LC_MESSAGES / LANG) — the app's own, compiled into the binary from
 // translations/buzz-canvas_<lang>.ts, and Qt's qtbase catalogue for the same language (standard
 // buttons, context menus) — and makes that language the default QLocale, so dates and numbers
-// read in the language of the UI, not in the system's format locale. English (the source
-// language) needs no catalogue. Call once, after QApplication and before any widget.
+// read in the language of the UI, not in the system's format locale. English, the source language
+// and the fallback for any other, loads a catalogue too: buzz-canvas_en holds only the plural
+// forms ("1 line", "2 lines"). Call once, after QApplication and before any widget.
 class Translations
 {
 public:

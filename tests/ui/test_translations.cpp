@@ -1,6 +1,8 @@
 // Translations (issue 19): with LANGUAGE=de (set for this test by ctest) the app loads its German
 // catalogue and Qt's own, and the main window speaks German — menus, canvas, status, tooltips with
-// German key names, Qt's standard buttons; the German catalogue has no unfinished message.
+// German key names, Qt's standard buttons; the German catalogue has no unfinished message. An
+// English UI (asked for, or the fallback for a language without a catalogue) loads the English
+// plural forms: "1 line", not "1 lines".
 
 #include "UiTestHarness.h"
 
@@ -10,6 +12,7 @@
 #include "ui/MainWindow.h"
 #include "ui/UiFormat.h"
 #include "ui/models/HistoryModel.h"
+#include "ui/models/SearchResultModel.h"
 
 #include <QAction>
 #include <QDateTime>
@@ -19,6 +22,7 @@
 #include <QListView>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -93,6 +97,40 @@ private slots:
         QCOMPARE(englishLines, QStringLiteral("2 lines · 3 B"));
     }
 
+    void englishSaysOneLineNotOneLines()
+    {
+        const auto german = qScopeGuard([] { desktop::Translations::install(); });
+        const qint64 october = QDateTime(QDate(2026, 10, 14), QTime(9, 30)).toSecsSinceEpoch();
+        for (const QLocale &system :
+             {QLocale(QLocale::English, QLocale::Germany), QLocale(QLocale::French)}) {
+            QCOMPARE(desktop::Translations::install(system), QStringLiteral("en"));
+            QCOMPARE(ui::UiFormat::sizeSummary(QStringLiteral("a")),
+                     QStringLiteral("1 line · 1 B"));
+            QCOMPARE(ui::UiFormat::sizeSummary(QStringLiteral("a\nb")),
+                     QStringLiteral("2 lines · 3 B"));
+            QCOMPARE(ui::UiFormat::sizeSummary(QString()), QStringLiteral("0 lines · 0 B"));
+            QCOMPARE(ui::UiFormat::relativeTime(october, october + 60),
+                     QStringLiteral("1 min ago"));
+            QCOMPARE(ui::UiFormat::relativeTime(october, october + 3600),
+                     QStringLiteral("1 h ago"));
+
+            // A search row's tooltip counts the revisions that match.
+            ui::SearchResultModel results(nullptr);
+            ui::SearchResultModel::Hit hit;
+            hit.title = QStringLiteral("notes");
+            hit.channelId = QStringLiteral("notes");
+            hit.pubkey = QString(64, QLatin1Char('a'));
+            hit.createdAt = october;
+            hit.matchingRevisions = 2;
+            results.setHits({hit});
+            const QString tip = results.data(results.index(0), Qt::ToolTipRole).toString();
+            QVERIFY2(tip.endsWith(QStringLiteral("\n2 matching revisions")), qPrintable(tip));
+            QCOMPARE(QCoreApplication::translate("buzz::ui::SearchResultModel",
+                                                 "%n matching revisions", nullptr, 1),
+                     QStringLiteral("1 matching revision"));
+        }
+    }
+
     void qtStandardButtonsAreGermanToo()
     {
         UiTestHarness harness;
@@ -130,6 +168,26 @@ private slots:
         QCOMPARE(xml.count("type=\"unfinished\""), 0);
         QCOMPARE(xml.count("type=\"vanished\""), 0);
         QCOMPARE(xml.count("type=\"obsolete\""), 0);
+    }
+
+    void theEnglishCatalogueHasEveryPluralForm()
+    {
+        QFile ts(QStringLiteral(BUZZ_SOURCE_DIR "/translations/buzz-canvas_en.ts"));
+        QVERIFY(ts.open(QIODevice::ReadOnly));
+        const QByteArray xml = ts.readAll();
+        QFile de(QStringLiteral(BUZZ_SOURCE_DIR "/translations/buzz-canvas_de.ts"));
+        QVERIFY(de.open(QIODevice::ReadOnly));
+        QVERIFY(xml.contains("language=\"en\""));
+        // Every %n message of the German catalogue (lupdate over the same sources), and only
+        // those, each with its singular and plural written out.
+        const qsizetype plurals = de.readAll().count("numerus=\"yes\"");
+        QVERIFY(plurals >= 5);
+        QCOMPARE(xml.count("numerus=\"yes\""), plurals);
+        QCOMPARE(xml.count("<message"), plurals);
+        QCOMPARE(xml.count("<numerusform>"), 2 * plurals);
+        QCOMPARE(xml.count("<numerusform></numerusform>"), 0);
+        QCOMPARE(xml.count("type=\"unfinished\""), 0);
+        QCOMPARE(xml.count("type=\"vanished\""), 0);
     }
 };
 

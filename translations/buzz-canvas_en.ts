@@ -1,0 +1,48 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>buzz::ui::FindBar</name>
+    <message numerus="yes">
+        <source>%n replaced</source>
+        <translation>
+            <numerusform>%n replaced</numerusform>
+            <numerusform>%n replaced</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::SearchResultModel</name>
+    <message numerus="yes">
+        <source>%n matching revisions</source>
+        <translation>
+            <numerusform>%n matching revision</numerusform>
+            <numerusform>%n matching revisions</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::UiFormat</name>
+    <message numerus="yes">
+        <source>%n min ago</source>
+        <translation>
+            <numerusform>%n min ago</numerusform>
+            <numerusform>%n min ago</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h ago</source>
+        <translation>
+            <numerusform>%n h ago</numerusform>
+            <numerusform>%n h ago</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lines · %1</source>
+        <translation>
+            <numerusform>%n line · %1</numerusform>
+            <numerusform>%n lines · %1</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
