@@ -313,6 +313,11 @@ Revision %3</source>
 %2
 Revision %3</translation>
     </message>
+    <message>
+        <source>Last edited by you · %1</source>
+        <comment>the header, when the signed-in user wrote the current revision; %1 is when</comment>
+        <translation>Zuletzt bearbeitet von Ihnen · %1</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::CanvasPane</name>

@@ -76,9 +76,14 @@ QString CanvasHeader::revisionInfo(const State &state) const
     if (state.channelId.isEmpty())
         return tr("No channel open");
     if (state.head) {
-        QString info =
-            tr("Last edited by %1 · %2")
-                .arg(state.headAuthorName, UiFormat::relativeTime(state.head->createdAt));
+        const QString when = UiFormat::relativeTime(state.head->createdAt);
+        // A sentence of its own, not "by %1" with UiFormat's "You": "you" is the object here,
+        // which other languages inflect ("von Ihnen", not "von Sie").
+        QString info = state.headByYou
+            ? tr("Last edited by you · %1",
+                 "the header, when the signed-in user wrote the current revision; %1 is when")
+                  .arg(when)
+            : tr("Last edited by %1 · %2").arg(state.headAuthorName, when);
         if (!state.editing)
             return info;
         if (state.editBase && !state.editBase->hasId(state.head->eventId))

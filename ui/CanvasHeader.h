@@ -25,7 +25,8 @@ public:
         QString channelAbout; // the channel's description (kind 39000 "about")
         bool canEdit = false; // the channel lets this identity edit its canvas
         std::optional<canvas::CanvasRevision> head;
-        QString headAuthorName; // "You" for our own revisions
+        QString headAuthorName; // the profile name (unused when headByYou)
+        bool headByYou = false; // the signed-in identity wrote the current revision
         QString headAuthorToolTip; // name and npub
         std::optional<canvas::CanvasRevision> editBase;
         bool headKnown = false; // a head read succeeded (the edit base is trustworthy)

@@ -339,6 +339,8 @@ void CanvasPane::updateHeader()
     if (m_session) {
         state.head = m_session->head();
         state.headAuthorName = state.head ? authorName(state.head->author) : QString();
+        state.headByYou =
+            state.head && m_services.profiles && m_services.profiles->isSelf(state.head->author);
         state.headAuthorToolTip = state.head
             ? UiFormat::personToolTip(m_services.profiles, state.head->author)
             : QString();

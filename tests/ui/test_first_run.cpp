@@ -105,7 +105,7 @@ private slots:
         QVERIFY(view->toPlainText().contains(QStringLiteral("Ship the first build.")));
         auto *info = window->findChild<QLabel *>(QStringLiteral("revisionInfoLabel"));
         // Your own revision says so; who you are on the relay is in the tooltip.
-        QVERIFY2(info->text().startsWith(QStringLiteral("Last edited by You · ")),
+        QVERIFY2(info->text().startsWith(QStringLiteral("Last edited by you · ")),
                  qPrintable(info->text()));
         QVERIFY(info->toolTip().contains(QStringLiteral("npub1")));
         QCOMPARE(edit->text(), QStringLiteral("Edit canvas"));

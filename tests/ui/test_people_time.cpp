@@ -1,7 +1,7 @@
-// People and time, as a daily user reads them: "You" for your own revisions, profile names for
-// others (set from the Identity dialog, which publishes a kind-0 profile) with the npub on hover,
-// relative times that stay true while the app is open with the exact time on hover, and dates in
-// the UI's language whatever the system's locale is.
+// People and time, as a daily user reads them: "You" for your own revisions ("Last edited by you"
+// in the header), profile names for others (set from the Identity dialog, which publishes a kind-0
+// profile) with the npub on hover, relative times that stay true while the app is open with the
+// exact time on hover, and dates in the UI's language whatever the system's locale is.
 
 #include "UiTestHarness.h"
 
@@ -57,7 +57,7 @@ private slots:
         QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("notes")));
         QVERIFY(UiTestHarness::seedRevision(alice, QStringLiteral("mine\n")));
         auto *info = revisionInfo(alice);
-        QTRY_VERIFY_WITH_TIMEOUT(info->text().startsWith(QStringLiteral("Last edited by You · ")),
+        QTRY_VERIFY_WITH_TIMEOUT(info->text().startsWith(QStringLiteral("Last edited by you · ")),
                                  10000);
         QVERIFY2(info->toolTip().contains(npubOf(alice)), qPrintable(info->toolTip()));
 

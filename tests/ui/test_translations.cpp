@@ -2,7 +2,7 @@
 // catalogue and Qt's own, and the main window speaks German — menus, canvas, status, tooltips with
 // German key names, Qt's standard buttons; the German catalogue has no unfinished message. An
 // English UI (asked for, or the fallback for a language without a catalogue) loads the English
-// plural forms: "1 line", not "1 lines".
+// plural forms: "1 line", not "1 lines". Your own revision reads "von Ihnen" in the header.
 
 #include "UiTestHarness.h"
 
@@ -129,6 +129,25 @@ private slots:
                                                  "%n matching revisions", nullptr, 1),
                      QStringLiteral("1 matching revision"));
         }
+    }
+
+    void yourOwnRevisionReadsVonIhnen()
+    {
+        UiTestHarness harness;
+        auto *session = harness.openSession(QStringLiteral("ihnen"));
+        QVERIFY(session);
+        QVERIFY(UiTestHarness::createChannel(session, QStringLiteral("ihnen")));
+        QVERIFY(UiTestHarness::seedRevision(session, QStringLiteral("meins\n")));
+        auto *window = session->window();
+        auto *info = window->findChild<QLabel *>(QStringLiteral("revisionInfoLabel"));
+        // The object of "von" is "Ihnen"; "Sie" stays the name in History's rows.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            info->text().startsWith(QStringLiteral("Zuletzt bearbeitet von Ihnen · ")), 10000);
+        window->historyDock()->show();
+        auto *model = window->historyPanel()->model();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 10000);
+        QCOMPARE(model->data(model->index(0), ui::HistoryModel::AuthorRole).toString(),
+                 QStringLiteral("Sie"));
     }
 
     void qtStandardButtonsAreGermanToo()
