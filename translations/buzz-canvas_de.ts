@@ -354,10 +354,6 @@ Revision %3</translation>
         <translation>Identität …</translation>
     </message>
     <message>
-        <source>&amp;Join channel</source>
-        <translation>Kanal &amp;beitreten</translation>
-    </message>
-    <message>
         <source>&amp;Merge…</source>
         <translation>&amp;Zusammenführen …</translation>
     </message>
@@ -396,14 +392,6 @@ Revision %3</translation>
     <message>
         <source>Retry the restore in History first.</source>
         <translation>Wiederholen Sie zuerst die Wiederherstellung im Verlauf.</translation>
-    </message>
-    <message>
-        <source>This channel is archived — its canvas is read-only.</source>
-        <translation>Dieser Kanal ist archiviert – seine Canvas ist schreibgeschützt.</translation>
-    </message>
-    <message>
-        <source>Read-only: you are not a member of this private channel.</source>
-        <translation>Schreibgeschützt: Sie sind kein Mitglied dieses privaten Kanals.</translation>
     </message>
     <message>
         <source>Someone</source>
@@ -449,9 +437,24 @@ Revision %3</translation>
         <source>Discard your unsaved changes? The autosaved draft is deleted too.</source>
         <translation>Ihre ungespeicherten Änderungen verwerfen? Der automatisch gesicherte Entwurf wird ebenfalls gelöscht.</translation>
     </message>
+</context>
+<context>
+    <name>buzz::ui::ChannelAccessNotice</name>
+    <message>
+        <source>&amp;Join channel</source>
+        <translation>Kanal &amp;beitreten</translation>
+    </message>
     <message>
         <source>You haven&apos;t joined this open channel. Anyone can edit its canvas; join to keep it among your channels.</source>
         <translation>Sie sind diesem offenen Kanal nicht beigetreten. Jeder kann seine Canvas bearbeiten; treten Sie bei, um ihn unter Ihren Kanälen zu behalten.</translation>
+    </message>
+    <message>
+        <source>This channel is archived — its canvas is read-only.</source>
+        <translation>Dieser Kanal ist archiviert – seine Canvas ist schreibgeschützt.</translation>
+    </message>
+    <message>
+        <source>Read-only: you are not a member of this private channel.</source>
+        <translation>Schreibgeschützt: Sie sind kein Mitglied dieses privaten Kanals.</translation>
     </message>
 </context>
 <context>

@@ -1,10 +1,10 @@
 #include "ui/CanvasPane.h"
 
-#include "canvas/CanvasWriteRules.h"
 #include "canvas/ProfileCache.h"
 #include "ui/CanvasDisplay.h"
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasHeader.h"
+#include "ui/ChannelAccessNotice.h"
 #include "ui/ConflictDialog.h"
 #include "ui/NoticeBanner.h"
 #include "ui/OutcomePresenter.h"
@@ -33,7 +33,7 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     , m_services(services)
     , m_header(new CanvasHeader(this))
     , m_loadError(new NoticeBanner(QStringLiteral("loadErrorBanner"), this))
-    , m_readOnly(new NoticeBanner(QStringLiteral("readOnlyNotice"), this))
+    , m_readOnly(new ChannelAccessNotice(this))
     , m_saveNotice(new NoticeBanner(QStringLiteral("saveNotice"), this))
     , m_liveChange(new NoticeBanner(QStringLiteral("liveChangeBanner"), this))
     , m_draftBanner(new NoticeBanner(QStringLiteral("draftBanner"), this))
@@ -65,9 +65,8 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     onClick(m_loadError, QStringLiteral("Settings"), [this] { emit settingsRequested(); });
     onClick(m_loadError, QStringLiteral("Identity"), [this] { emit identityRequested(); });
 
-    m_readOnly->addAction(QStringLiteral("Join"), tr("&Join channel"));
-    m_readOnly->setClosable(false);
-    onClick(m_readOnly, QStringLiteral("Join"), [this] { emit joinRequested(m_channel.id); });
+    connect(m_readOnly, &ChannelAccessNotice::joinClicked, this,
+            [this] { emit joinRequested(m_channel.id); });
 
     m_saveNotice->addAction(QStringLiteral("Merge"), tr("&Merge…"));
     m_saveNotice->addAction(QStringLiteral("Retry"), tr("&Retry"));
@@ -136,9 +135,9 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     layout->setContentsMargins(10, 8, 10, 8);
     layout->setSpacing(6);
     layout->addWidget(m_header);
-    for (NoticeBanner *banner :
-         {m_loadError, m_readOnly, m_liveChange, m_reloadConfirm, m_draftBanner,
-          m_draftDiscardConfirm, m_saveNotice, m_discardConfirm})
+    for (NoticeBanner *banner : std::initializer_list<NoticeBanner *> {
+             m_loadError, m_readOnly, m_liveChange, m_reloadConfirm, m_draftBanner,
+             m_draftDiscardConfirm, m_saveNotice, m_discardConfirm})
         layout->addWidget(banner);
     layout->addWidget(m_display, 1);
 
@@ -355,31 +354,7 @@ void CanvasPane::updateHeader()
             state.editBlockedReason = tr("Retry the restore in History first.");
     }
     m_header->setState(state);
-    updateReadOnlyNotice();
-}
-
-void CanvasPane::updateReadOnlyNotice()
-{
-    using Access = canvas::CanvasWriteRules::Access;
-    const Access access = canvas::CanvasWriteRules::access(m_channel);
-    // An open channel takes anyone's canvas writes (relay ingest step 8): not joining it is worth a
-    // word and a Join button, never a "read-only".
-    const bool openNotJoined = access == Access::Allowed && !m_channel.isMember;
-    if (access == Access::NoChannel || (access == Access::Allowed && !openNotJoined)) {
-        m_readOnly->hide();
-        return;
-    }
-    m_readOnly->setActionVisible(QStringLiteral("Join"), openNotJoined);
-    if (openNotJoined)
-        m_readOnly->showMessage(tr("You haven't joined this open channel. Anyone can edit its "
-                                   "canvas; join to keep it among your channels."),
-                                NoticeBanner::Tone::Info);
-    else if (access == Access::Archived)
-        m_readOnly->showMessage(tr("This channel is archived — its canvas is read-only."),
-                                NoticeBanner::Tone::Info);
-    else
-        m_readOnly->showMessage(tr("Read-only: you are not a member of this private channel."),
-                                NoticeBanner::Tone::Info);
+    m_readOnly->showFor(m_channel);
 }
 
 void CanvasPane::updateSaveState()

@@ -14,6 +14,7 @@ namespace buzz::ui {
 class CanvasDisplay;
 class CanvasHeader;
 class CanvasEditor;
+class ChannelAccessNotice;
 class NoticeBanner;
 
 // The canvas of one channel on screen: rendered Markdown by default, the editor with live preview
@@ -81,7 +82,6 @@ private:
     void onDraftFailed(const client::RelayError &error, const canvas::Draft &draft);
     void render();
     void updateHeader();
-    void updateReadOnlyNotice();
     void updateSaveState();
     void openMerge(const canvas::CanvasSession::MergeOffer &offer, bool saveAfter);
     void askReload();
@@ -101,7 +101,7 @@ private:
 
     CanvasHeader *m_header;
     NoticeBanner *m_loadError;
-    NoticeBanner *m_readOnly;
+    ChannelAccessNotice *m_readOnly;
     NoticeBanner *m_saveNotice;
     NoticeBanner *m_liveChange;
     NoticeBanner *m_draftBanner;

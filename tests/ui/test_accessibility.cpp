@@ -22,7 +22,6 @@
 #include <QTest>
 #include <QToolBar>
 
-
 using namespace buzz;
 using test::UiTestHarness;
 
