@@ -201,10 +201,26 @@ bool PgStandby::setLagMs(std::int64_t lagMs)
         if (!m_control->healthy() && !m_control->reconnect())
             return false;
         // recovery_min_apply_delay: the standby applies each commit only once it is that old.
+        const std::int64_t delayMs = std::max<std::int64_t>(0, lagMs);
         if (!m_control->execOk("ALTER SYSTEM SET recovery_min_apply_delay = '"
-                               + std::to_string(std::max<std::int64_t>(0, lagMs)) + "ms'")
+                               + std::to_string(delayMs) + "ms'")
             || !m_control->execOk("SELECT pg_reload_conf()"))
             return false;
+        // pg_reload_conf() only signals the postmaster, which signals every server process: the
+        // lag is in force once this backend reads the new value too (the startup process was
+        // signalled with it). Until then /admin/state would still show the old lag.
+        const auto deadline = std::chrono::steady_clock::now() + kPauseWait;
+        for (;;) {
+            store::PgResult setting = m_control->exec(
+                "SELECT setting::int8 FROM pg_settings WHERE name = 'recovery_min_apply_delay'");
+            if (!setting.ok() || setting.rows() == 0)
+                return false;
+            if (setting.int64(0, 0) == delayMs)
+                break;
+            if (std::chrono::steady_clock::now() > deadline)
+                return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(1)); // the server has no wait
+        }
     }
     refresh();
     return true;

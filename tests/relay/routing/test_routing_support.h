@@ -62,7 +62,9 @@ public:
         engineOptions.commitLogRetention = options.commitLog;
         if (auto pg = test::PgTestCluster::freshStore()) {
             engineOptions.databaseUrl = pg->writer;
-            engineOptions.readDatabaseUrl = pg->standby; // one standby, whatever `replicas` says
+            // One standby, however many replicas were asked for; none when none were.
+            if (options.replicas > 0)
+                engineOptions.readDatabaseUrl = pg->standby;
             engineOptions.replicas = 0;
         }
         engine = std::make_unique<RelayEngine>(std::move(engineOptions));
@@ -81,8 +83,10 @@ public:
     replication::Replica &sqliteReplica(int index = 0) { return sqliteReplicas().replica(index); }
     std::int64_t nowSec() const { return clock->nowSec(); }
     void advanceMs(std::int64_t ms) { clock->advanceMs(ms); }
-    // Replay: SQLite replicas apply what their lag allows; the standby, unless paused, catches up
-    // with the primary (it replays on its own, in WAL order) and says where it is.
+    // Replay: SQLite replicas apply what their lag allows; the standby, unless paused or delayed,
+    // catches up with the primary (it replays on its own, in WAL order) and says where it is. A
+    // delayed standby (recovery_min_apply_delay) applies on the server's real clock, which no
+    // test clock drives: it is only asked where it is (wait for it with waitCaughtUp).
     void replay()
     {
         if (!onPostgres()) {
@@ -90,7 +94,7 @@ public:
             return;
         }
         auto &standbys = static_cast<replication::PgStandbySet &>(replicas());
-        if (!replica().paused())
+        if (!replica().paused() && replica().lagMs() == 0)
             QVERIFY2(standbys.waitCaughtUp(std::chrono::seconds(30)),
                      "the standby did not catch up within 30 s");
         standbys.refresh();
