@@ -44,8 +44,9 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(database->walCheckpoints() >= 1, 30000);
         }
         // Without checkpoints, or with background passes the writer never catches up with, the
-        // file would hold all 64 MB; here it restarts every few MB.
-        QVERIFY2(largestWal < 16 * 1024 * 1024, std::to_string(largestWal).c_str());
+        // file would hold all 64 MB; here it restarts every few MB (half of it
+        // leaves room for a checkpoint thread starved of CPU on a loaded machine).
+        QVERIFY2(largestWal < 32 * 1024 * 1024, std::to_string(largestWal).c_str());
 
         sqlite3 *db = nullptr;
         QCOMPARE(sqlite3_open_v2((dir.path() + "/relay.sqlite3").toUtf8().constData(), &db,
