@@ -321,6 +321,7 @@ void Database::finishQueuedWrites()
 Database::~Database()
 {
     finishQueuedWrites();
+    m_checkpointer.reset();
     m_idleReaders.clear();
     m_readers.clear();
     if (m_writer && !m_inMemory)
@@ -365,6 +366,13 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
     if (!database->m_commitLog.load(*database->m_writer)) {
         error = "commit log: " + database->m_writer->lastError();
         return nullptr;
+    }
+    if (!database->m_inMemory) {
+        std::string checkpointError;
+        database->m_checkpointer =
+            WalCheckpointer::start(*database->m_writer, uri, checkpointError);
+        if (!database->m_checkpointer) // the writer's automatic checkpoint stays in place
+            qCWarning(lcStore) << "no checkpoint connection:" << checkpointError.c_str();
     }
     database->m_groupThread = std::thread([db = database.get()] {
         pthread_setname_np(pthread_self(), "buzz-writer");
@@ -467,6 +475,17 @@ std::optional<std::int64_t> Database::copySnapshotTo(SqliteConnection &destinati
         return std::nullopt;
     }
     return StoreSnapshot::copy(lease.connection(), destination, error);
+}
+
+void Database::setWalCheckpointPages(int pages)
+{
+    if (m_checkpointer)
+        m_checkpointer->setPages(pages);
+}
+
+std::uint64_t Database::walCheckpoints() const
+{
+    return m_checkpointer ? m_checkpointer->checkpoints() : 0;
 }
 
 std::optional<std::int64_t> Database::openWriteStartedAtMs() const

@@ -8,6 +8,7 @@
 #include "relay/store/SqliteConnection.h"
 #include "relay/store/Store.h"
 #include "relay/store/StoreExtension.h"
+#include "relay/store/WalCheckpointer.h"
 #include "relay/store/WriteTransaction.h"
 
 #include <nlohmann/json.hpp>
@@ -139,6 +140,10 @@ public:
     // seeding itself). Returns the LSN the copy is at; nullopt with `error` on failure.
     std::optional<std::int64_t> copySnapshotTo(SqliteConnection &destination, std::string &error);
     bool inMemory() const { return m_inMemory; }
+    // On disk the WAL is checkpointed off the writer thread (WalCheckpointer) once it holds this
+    // many frames; the background passes run so far (0 in memory).
+    void setWalCheckpointPages(int pages);
+    std::uint64_t walCheckpoints() const;
     // Oldest open write transaction start, if one is open: the replica fence wall stays below it.
     std::optional<std::int64_t> openWriteStartedAtMs() const override;
     std::string describe() const override;
@@ -147,6 +152,7 @@ private:
     Database() = default;
 
     std::unique_ptr<SqliteConnection> m_writer;
+    std::unique_ptr<WalCheckpointer> m_checkpointer; // on disk; before m_writer goes
     std::mutex m_writerMutex;
     bool m_inMemory = true;
     std::string m_path;

@@ -147,10 +147,9 @@ std::unique_ptr<SqliteConnection> SqliteConnection::open(const std::string &uri,
     const bool memory = uri.find("mode=memory") != std::string::npos || uri == ":memory:";
     if (role == Role::Writer) {
         // FULL: an OK is only sent after the commit is durable (crash-safety acceptance test).
-        // wal_autocheckpoint 16000 pages (64 MiB of WAL): a page rewritten by many group commits
-        // is copied into the database file once per checkpoint, so fewer checkpoints write less
-        // (4000: ~13.1 KB written per ingested event; 16000: ~11.7 KB). Checkpoints still fsync,
-        // so durability is unchanged; a restart after a crash replays at most that much WAL.
+        // wal_autocheckpoint 16000 pages (64 MiB of WAL), WalCheckpointer::kDefaultPages: a page
+        // rewritten by many group commits is copied into the database file once per checkpoint.
+        // The store's writer replaces this with WalCheckpointer (the same mark, off its thread).
         const char *pragmas = memory ? "PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY;"
                                      : "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
                                        "PRAGMA temp_store=MEMORY; PRAGMA wal_autocheckpoint=16000;";
