@@ -1,5 +1,7 @@
 #include "relay/store/PgConnection.h"
 
+#include "relay/store/LibPq.h"
+
 #include <libpq-fe.h>
 
 #include <QLoggingCategory>
@@ -362,6 +364,8 @@ PgConnection::~PgConnection()
 
 std::unique_ptr<PgConnection> PgConnection::open(const std::string &url, std::string &error)
 {
+    if (!LibPq::load(error)) // loaded on first use: see LibPq.h
+        return nullptr;
     std::unique_ptr<PgConnection> connection(new PgConnection());
     connection->m_url = url;
     // The URL first (expanded), then what the relay insists on: later keywords override it.

@@ -117,6 +117,22 @@ private slots:
         QCOMPARE(head.value()->content, QStringLiteral("# Launch plan\n\nShip the first build."));
     }
 
+    void embeddedRelayLoadsNoPostgreSQLClient()
+    {
+        // The embedded relay runs on SQLite: libpq and what it brings (libssl, gnutls through
+        // libldap, p11-kit…: about 3 MB resident, gnutls's start-up) are loaded only by a relay
+        // given a PostgreSQL URL (relay/store/LibPq.h).
+        UiTestHarness harness;
+        auto *session = harness.openEmbeddedSession(QStringLiteral("first"));
+        QVERIFY(session && UiTestHarness::waitCanvasReady(session->window()->canvasPane()));
+        QFile maps(QStringLiteral("/proc/self/maps"));
+        QVERIFY(maps.open(QIODevice::ReadOnly));
+        const QByteArray mapped = maps.readAll();
+        QVERIFY(mapped.contains("libQt6Widgets")); // the list is readable
+        QVERIFY2(!mapped.contains("libpq.so"), "libpq is loaded without a PostgreSQL store");
+        QVERIFY2(!mapped.contains("libgnutls"), "gnutls is loaded without a PostgreSQL store");
+    }
+
     void editAndSaveKeepsHistoryAndMovesTheBase()
     {
         UiTestHarness harness;

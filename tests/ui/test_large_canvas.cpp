@@ -59,6 +59,12 @@ private slots:
         QVERIFY(size && editor && size->isVisible());
         QTest::keyClicks(editor, QStringLiteral("hello"));
         QTRY_COMPARE(size->text(), QStringLiteral("5 bytes of 256 KiB"));
+        // The bytes a save sends (UTF-8 of the editor's plain text: a no-break space and a line
+        // separator go as one byte each), counted without copying the document.
+        editor->setPlainText(QString::fromUtf8("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xc2\xa0x\n")
+                             + QChar(QChar::LineSeparator) + QStringLiteral("two lines"));
+        QCOMPARE(editor->toPlainText().toUtf8().size(), 22);
+        QTRY_COMPARE(size->text(), QStringLiteral("22 bytes of 256 KiB"));
 
         // Over the cap by a little: the label says so after a pause in typing.
         const QString huge = QString(canvas::CanvasWriteRules::kMaxContentBytes, QLatin1Char('x'));
