@@ -349,7 +349,7 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
         database->m_inMemory = false;
         database->m_path = uri;
     }
-    database->m_writer = SqliteConnection::open(uri, SqliteConnection::Role::Writer, error);
+    database->m_writer = SqliteConnection::open(uri, SqliteConnection::Role::StoreWriter, error);
     if (!database->m_writer)
         return nullptr;
     if (!Schema::apply(*database->m_writer, database->m_extensions, &error))

@@ -1,6 +1,7 @@
 #include "relay/store/SqliteConnection.h"
 
 #include "relay/store/HexKey.h"
+#include "relay/store/WalWriteBuffer.h"
 
 #include <QLoggingCategory>
 
@@ -128,10 +129,15 @@ std::unique_ptr<SqliteConnection> SqliteConnection::open(const std::string &uri,
                                                          std::string &error)
 {
     sqlite3 *db = nullptr;
+    const bool memory = uri.find("mode=memory") != std::string::npos || uri == ":memory:";
+    const bool buffered = role == Role::StoreWriter && !memory;
+    if (role == Role::StoreWriter)
+        role = Role::Writer;
     int flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
     flags |=
         role == Role::Writer ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
-    const int rc = sqlite3_open_v2(uri.c_str(), &db, flags, nullptr);
+    const int rc =
+        sqlite3_open_v2(uri.c_str(), &db, flags, buffered ? WalWriteBuffer::vfsName() : nullptr);
     if (rc != SQLITE_OK) {
         error = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
         sqlite3_close_v2(db);
@@ -144,7 +150,6 @@ std::unique_ptr<SqliteConnection> SqliteConnection::open(const std::string &uri,
         error = sqlite3_errmsg(db);
         return nullptr;
     }
-    const bool memory = uri.find("mode=memory") != std::string::npos || uri == ":memory:";
     if (role == Role::Writer) {
         // FULL: an OK is only sent after the commit is durable (crash-safety acceptance test).
         // wal_autocheckpoint 16000 pages (64 MiB of WAL), WalCheckpointer::kDefaultPages: a page

@@ -70,7 +70,10 @@ private:
 class SqliteConnection
 {
 public:
-    enum class Role { Writer, Reader };
+    // StoreWriter: a Writer whose WAL writes are gathered into one per commit (WalWriteBuffer);
+    // only for a connection that keeps synchronous=FULL, so every commit syncs, and so flushes,
+    // its frames before they are published (store::Database's writer).
+    enum class Role { Writer, StoreWriter, Reader };
 
     ~SqliteConnection();
     SqliteConnection(const SqliteConnection &) = delete;
