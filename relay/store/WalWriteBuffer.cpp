@@ -283,24 +283,30 @@ const char *WalWriteBuffer::vfsName()
         defaultVfs = sqlite3_vfs_find(nullptr);
         if (!defaultVfs || defaultVfs->iVersion < 2 || !defaultVfs->xCurrentTimeInt64)
             return;
-        bufferedVfs = sqlite3_vfs {};
-        bufferedVfs.iVersion = 2;
-        bufferedVfs.szOsFile = int(sizeof(BufferedFile)) + defaultVfs->szOsFile;
-        bufferedVfs.mxPathname = defaultVfs->mxPathname;
-        bufferedVfs.zName = "buzz-wal-buffer";
-        bufferedVfs.xOpen = bufferedOpen;
-        bufferedVfs.xDelete = vfsDelete;
-        bufferedVfs.xAccess = vfsAccess;
-        bufferedVfs.xFullPathname = vfsFullPathname;
-        bufferedVfs.xDlOpen = vfsDlOpen;
-        bufferedVfs.xDlError = vfsDlError;
-        bufferedVfs.xDlSym = vfsDlSym;
-        bufferedVfs.xDlClose = vfsDlClose;
-        bufferedVfs.xRandomness = vfsRandomness;
-        bufferedVfs.xSleep = vfsSleep;
-        bufferedVfs.xCurrentTime = vfsCurrentTime;
-        bufferedVfs.xGetLastError = vfsGetLastError;
-        bufferedVfs.xCurrentTimeInt64 = vfsCurrentTimeInt64;
+        // In sqlite3_vfs's order: version 2 (no system-call hooks), our file size, name, open;
+        // then the default VFS's own methods behind forwarders.
+        bufferedVfs = sqlite3_vfs {2,
+                                   int(sizeof(BufferedFile)) + defaultVfs->szOsFile,
+                                   defaultVfs->mxPathname,
+                                   nullptr,
+                                   "buzz-wal-buffer",
+                                   nullptr,
+                                   bufferedOpen,
+                                   vfsDelete,
+                                   vfsAccess,
+                                   vfsFullPathname,
+                                   vfsDlOpen,
+                                   vfsDlError,
+                                   vfsDlSym,
+                                   vfsDlClose,
+                                   vfsRandomness,
+                                   vfsSleep,
+                                   vfsCurrentTime,
+                                   vfsGetLastError,
+                                   vfsCurrentTimeInt64,
+                                   nullptr,
+                                   nullptr,
+                                   nullptr};
         registered = sqlite3_vfs_register(&bufferedVfs, 0) == SQLITE_OK;
     });
     return registered ? bufferedVfs.zName : nullptr;
