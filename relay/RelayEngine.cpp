@@ -81,6 +81,7 @@ public:
         config.runDriver = options.replicationDriver;
         config.budgetMs = options.readBudgetMs;
         config.readPoolSize = options.readPoolSize;
+        config.statementTimeout = options.readerStatementTimeout;
         return config;
     }
 

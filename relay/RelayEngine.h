@@ -15,6 +15,7 @@
 #include "relay/model/StoredEvent.h"
 #include "relay/store/CommitLogRetention.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -50,6 +51,8 @@ public:
         std::int64_t replicaLagMs = 0; // --replica-lag-ms MS
         std::int64_t readBudgetMs = 0; // replica read budget: 0 = off, clamped to 30 000
         int readPoolSize = 4; // reader connections per replica
+        // A replica statement running longer is cancelled and surfaced as "query timed out".
+        std::chrono::milliseconds readerStatementTimeout {2000};
         std::shared_ptr<replication::RelayClock> relayClock; // ms + admin offset; default system
         bool replicationDriver = true; // false: a test beats and replays by hand (manual clock)
         store::CommitLogRetention commitLogRetention; // how much commit log the writer keeps

@@ -64,6 +64,9 @@ public:
     bool setLagMs(std::int64_t lagMs) override;
     ReplicaFaults &faults() override { return m_faults; }
     const ReplicaFaults &faults() const override { return m_faults; }
+    // A timeout fault is a real one: the next statement runs under a tiny statement_timeout and
+    // PostgreSQL cancels it (57014), rather than the router refusing the read in its place.
+    bool runsTimeoutFault() const override { return true; }
     std::unique_ptr<ReplicaReader> acquireReader(std::chrono::milliseconds wait,
                                                  AcquireFailure &failure) override;
     int poolSize() const override { return m_config.poolSize; }

@@ -5,6 +5,8 @@
 #   pg-cluster.sh start STATE_DIR [--fsync on|off]   start (or restart) the pair
 #   pg-cluster.sh stop STATE_DIR                     stop it and delete its data
 #   pg-cluster.sh status STATE_DIR                   exit 0 when both servers answer
+#   pg-cluster.sh stop-standby STATE_DIR             stop the standby only (fast shutdown)
+#   pg-cluster.sh start-standby STATE_DIR            start it again on its port (no-op if up)
 #
 # The servers come from /usr/lib/postgresql/15/bin, or BUZZ_PG_BINDIR when set.
 #
@@ -195,8 +197,28 @@ status_cluster() {
   done
 }
 
+# The failure-mode tests stop the standby and start it again; its port stays in its config.
+standby_ctl() {
+  local action=$1 data bindir
+  [ -f "$env_file" ] && ! grep -q '^BUZZ_PG_ABSENT=' "$env_file" || {
+    echo "no cluster in $state_dir" >&2
+    return 1
+  }
+  data=$(sed -n 's/^BUZZ_PG_DATA=//p' "$env_file")
+  bindir=$(sed -n 's/^BUZZ_PG_BINDIR=//p' "$env_file")
+  if [ "$action" = stop ]; then
+    [ -f "$data/standby/postmaster.pid" ] || return 0
+    as_owner "$bindir/pg_ctl" -D "$data/standby" -m fast -w -t 60 stop >/dev/null
+  else
+    as_owner "$bindir/pg_ctl" -D "$data/standby" status >/dev/null 2>&1 && return 0
+    as_owner "$bindir/pg_ctl" -D "$data/standby" -l "$data/standby.log" -w -t 60 start >/dev/null
+  fi
+}
+
 case "$command" in
   start) start_cluster ;;
+  stop-standby) standby_ctl stop ;;
+  start-standby) standby_ctl start ;;
   stop) stop_cluster ;;
   status) status_cluster ;;
   *) usage ;;

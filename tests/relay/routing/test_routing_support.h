@@ -39,6 +39,7 @@ struct HarnessOptions
     std::int64_t budgetMs = 1000;
     std::int64_t lagMs = 0;
     int poolSize = 4;
+    std::chrono::milliseconds statementTimeout {2000}; // a replica statement's limit
     std::optional<std::string> dataDir; // nullopt: in memory
     store::CommitLogRetention commitLog;
 };
@@ -56,11 +57,13 @@ public:
         engineOptions.replicaLagMs = options.lagMs;
         engineOptions.readBudgetMs = options.budgetMs;
         engineOptions.readPoolSize = options.poolSize;
+        engineOptions.readerStatementTimeout = options.statementTimeout;
         engineOptions.relayClock = clock;
         engineOptions.replicationDriver = false;
         engineOptions.dataDir = options.dataDir;
         engineOptions.commitLogRetention = options.commitLog;
-        if (auto pg = test::PgTestCluster::freshStore()) {
+        pgUrls = test::PgTestCluster::freshStore();
+        if (const auto &pg = pgUrls) {
             engineOptions.databaseUrl = pg->writer;
             // One standby, however many replicas were asked for; none when none were.
             if (options.replicas > 0)
@@ -72,6 +75,8 @@ public:
 
     bool onPostgres() const { return engine->replicaSet() == nullptr; }
 
+    // The PostgreSQL run's writer and standby URLs (this process's schema); nullopt on SQLite.
+    std::optional<test::PgUrls> pgUrls;
     std::shared_ptr<replication::RelayClock> clock = replication::RelayClock::manual(kStartMs);
     std::unique_ptr<RelayEngine> engine;
     Identity owner;
