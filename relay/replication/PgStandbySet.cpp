@@ -1,5 +1,6 @@
 #include "relay/replication/PgStandbySet.h"
 
+#include "relay/replication/ReplicaReport.h"
 #include "relay/store/PgStore.h"
 
 #include <QLoggingCategory>
@@ -79,11 +80,7 @@ void PgStandbySet::setBudgetMs(std::int64_t budgetMs)
 
 std::vector<ReplicaProof> PgStandbySet::proofs() const
 {
-    std::vector<ReplicaProof> out;
-    out.reserve(m_standbys.size());
-    for (const auto &standby : m_standbys)
-        out.push_back(m_ring.resolve(standby->heartbeat()));
-    return out;
+    return ReplicaReport::proofs(ReplicaReport::view(m_standbys), m_ring);
 }
 
 bool PgStandbySet::heartbeat()
@@ -125,38 +122,19 @@ nlohmann::json PgStandbySet::state() const
     nlohmann::json replicas = nlohmann::json::array();
     for (const auto &standby : m_standbys) {
         const PgStandby::Status status = standby->status();
-        const auto observed = standby->heartbeat();
-        const ReplicaProof proof = m_ring.resolve(observed);
-        nlohmann::json entry = {
-            {"index", standby->index()},
-            {"name", standby->name()},
-            {"kind", "postgresql_standby"},
-            {"location", standby->location()},
-            {"reachable", status.reachable},
-            {"applied_lsn", status.replayLsn},
-            {"received_lsn", status.receiveLsn},
-            {"replay_timestamp_ms",
-             status.replayTimestampMs ? nlohmann::json(*status.replayTimestampMs)
-                                      : nlohmann::json(nullptr)},
-            {"replay_age_ms", status.replayAgeMs},
-            {"lag_ms", status.applyDelayMs},
-            {"paused", status.pauseState != "not paused"},
-            {"pause_state", status.pauseState},
-            {"heartbeat_token",
-             observed ? nlohmann::json(observed->token) : nlohmann::json(nullptr)},
-            {"proof", FenceRing::stateName(proof.state)},
-            {"faults",
-             {{"error", standby->faults().pending(FaultKind::Error)},
-              {"timeout", standby->faults().pending(FaultKind::Timeout)},
-              {"busy", standby->faults().pending(FaultKind::Busy)}}},
-            {"pool", {{"size", standby->poolSize()}, {"active", standby->activeReaders()}}},
-        };
+        nlohmann::json entry = ReplicaReport::entry(*standby, m_ring, nowMs);
+        entry["kind"] = "postgresql_standby";
+        entry["location"] = standby->location();
+        entry["reachable"] = status.reachable;
+        entry["applied_lsn"] = status.replayLsn;
+        entry["received_lsn"] = status.receiveLsn;
+        entry["replay_timestamp_ms"] = status.replayTimestampMs
+            ? nlohmann::json(*status.replayTimestampMs)
+            : nlohmann::json(nullptr);
+        entry["replay_age_ms"] = status.replayAgeMs;
+        entry["pause_state"] = status.pauseState;
         if (!status.error.empty())
             entry["error"] = status.error;
-        if (proof.state == ReplicaProof::State::Proved) {
-            entry["proof_age_ms"] = std::max<std::int64_t>(0, nowMs - proof.entryCommittedAtMs);
-            entry["fence_wall"] = proof.fenceWallSec;
-        }
         replicas.push_back(std::move(entry));
     }
     const auto oldestWrite = m_heartbeat.lastOldestWriteAgeMs();
@@ -189,21 +167,7 @@ std::string PgStandbySet::metricsText() const
     std::string out = m_metrics.text();
     if (m_standbys.empty())
         return out;
-    const char *names[] = {"size", "idle", "active", "max"};
-    const char *help[] = {"Open reader connections", "Idle reader connections",
-                          "Reader connections in use", "Configured reader pool size"};
-    for (int metric = 0; metric < 4; ++metric) {
-        out +=
-            std::string("# HELP buzz_db_read_pool_") + names[metric] + ' ' + help[metric] + ".\n";
-        out += std::string("# TYPE buzz_db_read_pool_") + names[metric] + " gauge\n";
-        for (const auto &standby : m_standbys) {
-            const int active = standby->activeReaders();
-            const int size = standby->poolSize();
-            const int values[] = {size, size - active, active, size};
-            out += std::string("buzz_db_read_pool_") + names[metric] + "{pool=\"" + standby->name()
-                + "\"} " + std::to_string(values[metric]) + '\n';
-        }
-    }
+    out += ReplicaReport::poolGauges(ReplicaReport::view(m_standbys));
     out += "# HELP buzz_db_replica_replay_age_ms Age of the last transaction the standby "
            "replayed (pg_last_xact_replay_timestamp).\n# TYPE buzz_db_replica_replay_age_ms "
            "gauge\n";
@@ -222,11 +186,7 @@ std::vector<std::string> PgStandbySet::describe() const
         lines.push_back("database: " + standby->name() + " postgresql standby "
                         + standby->location() + ", " + std::to_string(standby->poolSize())
                         + " reader connections");
-    lines.push_back(m_budgetMs.load() > 0
-                        ? "read routing: on, replica read budget "
-                            + std::to_string(m_budgetMs.load()) + " ms"
-                        : std::string("read routing: off (replica read budget 0 ms), every read "
-                                      "on the writer"));
+    lines.push_back(ReplicaReport::routingLine(m_budgetMs.load()));
     return lines;
 }
 

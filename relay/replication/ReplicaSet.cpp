@@ -1,5 +1,6 @@
 #include "relay/replication/ReplicaSet.h"
 
+#include "relay/replication/ReplicaReport.h"
 #include "relay/store/Database.h"
 
 #include <QLoggingCategory>
@@ -7,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <random>
 
 Q_DECLARE_LOGGING_CATEGORY(lcReplica)
 
@@ -17,36 +17,12 @@ namespace {
 constexpr int kFetchBatch = 5000;
 constexpr std::size_t kApplyBatch = 1000;
 constexpr auto kDriverPeriod = std::chrono::milliseconds(10);
-
-// Random per process start, so a replica file or heartbeat from an earlier run can never be
-// mistaken for this history. Kept below 2^53 so JSON tools read it exactly.
-std::uint64_t freshEpoch()
-{
-    std::random_device device;
-    const std::uint64_t value = (std::uint64_t(device()) << 32) ^ device();
-    return (value & 0x1FFFFFFFFFFFFFull) | 1;
-}
-
-const char *stateName(ReplicaProof::State state)
-{
-    switch (state) {
-    case ReplicaProof::State::Proved:
-        return "proved";
-    case ReplicaProof::State::Uninitialized:
-        return "uninitialized";
-    case ReplicaProof::State::TokenBehind:
-        return "token_behind";
-    case ReplicaProof::State::ValidationError:
-        return "validation_error";
-    }
-    return "uninitialized";
-}
 } // namespace
 
 ReplicaSet::ReplicaSet(store::Database &database, ReplicationConfig config)
     : m_database(database)
     , m_config(std::move(config))
-    , m_ring(freshEpoch())
+    , m_ring(FenceRing::randomEpoch())
     , m_heartbeat(database, m_ring, m_config.clock)
     , m_budgetMs(m_config.budgetMs)
     , m_historyPermits(std::clamp(m_config.historyReadCap(), 1, 1024))
@@ -235,11 +211,7 @@ ReplicaProof ReplicaSet::proof(int index) const
 
 std::vector<ReplicaProof> ReplicaSet::proofs() const
 {
-    std::vector<ReplicaProof> out;
-    out.reserve(m_replicas.size());
-    for (const auto &replica : m_replicas)
-        out.push_back(m_ring.resolve(replica->heartbeat()));
-    return out;
+    return ReplicaReport::proofs(ReplicaReport::view(m_replicas), m_ring);
 }
 
 std::int64_t ReplicaSet::writerLsn() const
@@ -262,28 +234,9 @@ nlohmann::json ReplicaSet::state() const
     const auto latest = m_ring.latest();
     nlohmann::json replicas = nlohmann::json::array();
     for (const auto &replica : m_replicas) {
-        const auto observed = replica->heartbeat();
-        const ReplicaProof proof = m_ring.resolve(observed);
-        nlohmann::json entry = {
-            {"index", replica->index()},
-            {"name", replica->name()},
-            {"applied_lsn", replica->appliedLsn()},
-            {"lag_ms", replica->lagMs()},
-            {"paused", replica->paused()},
-            {"heartbeat_token",
-             observed ? nlohmann::json(observed->token) : nlohmann::json(nullptr)},
-            {"proof", stateName(proof.state)},
-            {"reseeds", replica->reseeds()},
-            {"faults",
-             {{"error", replica->faults().pending(FaultKind::Error)},
-              {"timeout", replica->faults().pending(FaultKind::Timeout)},
-              {"busy", replica->faults().pending(FaultKind::Busy)}}},
-            {"pool", {{"size", replica->poolSize()}, {"active", replica->activeReaders()}}},
-        };
-        if (proof.state == ReplicaProof::State::Proved) {
-            entry["proof_age_ms"] = std::max<std::int64_t>(0, nowMs - proof.entryCommittedAtMs);
-            entry["fence_wall"] = proof.fenceWallSec;
-        }
+        nlohmann::json entry = ReplicaReport::entry(*replica, m_ring, nowMs);
+        entry["applied_lsn"] = replica->appliedLsn();
+        entry["reseeds"] = replica->reseeds();
         replicas.push_back(std::move(entry));
     }
     return {
@@ -313,21 +266,7 @@ std::string ReplicaSet::metricsText() const
     for (const auto &replica : m_replicas)
         out += "buzz_replica_reseeds_total{pool=\"" + replica->name() + "\"} "
             + std::to_string(replica->reseeds()) + '\n';
-    const char *names[] = {"size", "idle", "active", "max"};
-    const char *help[] = {"Open reader connections", "Idle reader connections",
-                          "Reader connections in use", "Configured reader pool size"};
-    for (int metric = 0; metric < 4; ++metric) {
-        out +=
-            std::string("# HELP buzz_db_read_pool_") + names[metric] + ' ' + help[metric] + ".\n";
-        out += std::string("# TYPE buzz_db_read_pool_") + names[metric] + " gauge\n";
-        for (const auto &replica : m_replicas) {
-            const int active = replica->activeReaders();
-            const int size = replica->poolSize();
-            const int values[] = {size, size - active, active, size};
-            out += std::string("buzz_db_read_pool_") + names[metric] + "{pool=\"" + replica->name()
-                + "\"} " + std::to_string(values[metric]) + '\n';
-        }
-    }
+    out += ReplicaReport::poolGauges(ReplicaReport::view(m_replicas));
     return out;
 }
 
@@ -341,12 +280,7 @@ std::vector<std::string> ReplicaSet::describe() const
         lines.push_back("database: " + replica->name() + " sqlite " + replica->location() + ", lag "
                         + std::to_string(replica->lagMs()) + " ms, "
                         + std::to_string(replica->poolSize()) + " reader connections");
-    // The budget's source (flag or variable) is the host's to name: the library only has a value.
-    lines.push_back(m_budgetMs.load() > 0
-                        ? "read routing: on, replica read budget "
-                            + std::to_string(m_budgetMs.load()) + " ms"
-                        : std::string("read routing: off (replica read budget 0 ms), every read "
-                                      "on the writer"));
+    lines.push_back(ReplicaReport::routingLine(m_budgetMs.load()));
     return lines;
 }
 
