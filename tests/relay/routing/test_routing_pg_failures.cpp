@@ -110,6 +110,19 @@ private:
     // standby replayed it (its startup process then holds the lock).
     bool lockEventsOnTheStandby();
     bool cluster(const QString &command);
+    // The writer answered: HTTP 200 with the channel's row, routed to the writer for `reason`.
+    void expectWriterAnswer(const Reply &reply, const char *reason)
+    {
+        QCOMPARE(reply.status, 200);
+        QCOMPARE(reply.route, QByteArray("writer; reason=") + reason);
+        QVERIFY(reply.body.contains(QByteArray::fromStdString(m_posted)));
+    }
+    // A WebSocket client authenticated as the channel owner (nullptr when that failed).
+    std::unique_ptr<relay::test::WsTestClient> subscribe();
+    static std::string historyFilter()
+    {
+        return "{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"limit\":5}";
+    }
 
     std::unique_ptr<RoutingHarness> m_harness;
     std::unique_ptr<RelayServer> m_server;
@@ -209,6 +222,15 @@ bool TestRoutingPgFailures::lockEventsOnTheStandby()
     return true;
 }
 
+std::unique_ptr<relay::test::WsTestClient> TestRoutingPgFailures::subscribe()
+{
+    auto client = std::make_unique<relay::test::WsTestClient>(QUrl(m_server->url()));
+    if (!client->connectAndAuthenticate(m_harness->owner.key, m_server->url().toStdString(),
+                                        m_harness->nowSec()))
+        return nullptr;
+    return client;
+}
+
 bool TestRoutingPgFailures::cluster(const QString &command)
 {
     const QString stateDir =
@@ -239,11 +261,11 @@ void TestRoutingPgFailures::standbyStatementTimeoutIsSurfaced()
     QCOMPARE(http.body, QByteArray("{\"error\":\"query timed out\"}"));
 
     // WebSocket history: CLOSED with the same reason, never EOSE.
-    relay::test::WsTestClient client(QUrl(m_server->url()));
-    QVERIFY(client.connectAndAuthenticate(m_harness->owner.key, m_server->url().toStdString(),
-                                          m_harness->nowSec()));
+    auto subscriber = subscribe();
+    QVERIFY(subscriber);
+    auto &client = *subscriber;
     QTest::ignoreMessage(QtWarningMsg, cancelled);
-    client.sendReq("slow", {"{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"limit\":5}"});
+    client.sendReq("slow", {historyFilter()});
     const auto closed = client.waitForClosed("slow", 10000);
     QVERIFY2(closed.is_array(), "no CLOSED for a timed-out history read");
     QCOMPARE(closed[2].get<std::string>(), std::string("error: query timed out"));
@@ -323,15 +345,15 @@ void TestRoutingPgFailures::stoppedStandbyFailsClosedToTheWriter()
 
     // The pooled standby connection finds the server gone: the writer answers.
     Reply reply = query(channelFilter(kChannel, 5));
-    QCOMPARE(reply.status, 200);
-    QCOMPARE(reply.route, QByteArray("writer; reason=replica_error"));
-    QVERIFY(reply.body.contains(QByteArray::fromStdString(m_posted)));
+    expectWriterAnswer(reply, "replica_error");
+    if (QTest::currentTestFailed())
+        return;
 
     // Subscription history is answered too (EOSE with the row), not refused.
-    relay::test::WsTestClient client(QUrl(m_server->url()));
-    QVERIFY(client.connectAndAuthenticate(m_harness->owner.key, m_server->url().toStdString(),
-                                          m_harness->nowSec()));
-    client.sendReq("history", {"{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"limit\":5}"});
+    auto subscriber = subscribe();
+    QVERIFY(subscriber);
+    auto &client = *subscriber;
+    client.sendReq("history", {historyFilter()});
     const auto event = client.waitForType("EVENT", 10000);
     QVERIFY2(event.is_array(), "no EVENT from the writer");
     QCOMPARE(event[2]["id"].get<std::string>(), m_posted);
@@ -369,15 +391,15 @@ void TestRoutingPgFailures::exhaustedReaderPoolIsBusy()
     timer.start();
     const Reply display = query(channelFilter(kChannel, 5));
     QVERIFY2(timer.elapsed() >= 150, QByteArray::number(timer.elapsed()).constData());
-    QCOMPARE(display.status, 200);
-    QCOMPARE(display.route, QByteArray("writer; reason=reader_acquire_timeout"));
-    QVERIFY(display.body.contains(QByteArray::fromStdString(m_posted)));
+    expectWriterAnswer(display, "reader_acquire_timeout");
+    if (QTest::currentTestFailed())
+        return;
 
     // Subscription history is refused as retryable instead of moving onto the writer.
-    relay::test::WsTestClient client(QUrl(m_server->url()));
-    QVERIFY(client.connectAndAuthenticate(m_harness->owner.key, m_server->url().toStdString(),
-                                          m_harness->nowSec()));
-    const std::string filter = "{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"limit\":5}";
+    auto subscriber = subscribe();
+    QVERIFY(subscriber);
+    auto &client = *subscriber;
+    const std::string filter = historyFilter();
     timer.restart();
     client.sendReq("busy", {filter});
     const auto busy = client.waitForClosed("busy", 10000);
