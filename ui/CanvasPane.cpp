@@ -463,8 +463,17 @@ void CanvasPane::openMerge(const canvas::CanvasSession::MergeOffer &offer, bool 
     input.theirsAuthor = offer.theirs ? authorName(offer.theirs->author) : tr("Someone");
     input.theirsTime = offer.theirs ? UiFormat::revisionTime(offer.theirs->createdAt) : tr("now");
     input.acceptLabel = saveAfter ? tr("Save merge") : tr("Use merge");
+    input.theirsToolTip = offer.theirs
+        ? UiFormat::personToolTip(m_services.profiles, offer.theirs->author)
+        : QString();
     auto *dialog = new ConflictDialog(std::move(input), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (offer.theirs && m_services.profiles) // a name seen for the first time arrives later
+        connect(m_services.profiles, &canvas::ProfileCache::profilesUpdated, dialog,
+                [this, dialog, author = offer.theirs->author] {
+                    dialog->setTheirsAuthor(authorName(author),
+                                            UiFormat::personToolTip(m_services.profiles, author));
+                });
     // Whatever the answer, typing goes on in the canvas, not where focus was before the dialog.
     connect(dialog, &QDialog::finished, this, [this] {
         focusCanvas();

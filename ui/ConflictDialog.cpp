@@ -33,7 +33,7 @@ QPlainTextEdit *monospaceView(const QString &name, const QString &accessible, QW
     return edit;
 }
 
-QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
+QGroupBox *titled(const QString &title, QWidget *content, QWidget *parent)
 {
     auto *box = new QGroupBox(title, parent);
     auto *layout = new QVBoxLayout(box);
@@ -76,25 +76,7 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
 
     m_summary->setObjectName(QStringLiteral("conflictSummaryLabel"));
     m_summary->setWordWrap(true);
-    const QString who =
-        tr("%1 saved a newer revision (%2)").arg(m_input.theirsAuthor, m_input.theirsTime);
-    if (m_merge.clean()) {
-        m_summary->setText(
-            tr("<b>%1.</b> Your changes and theirs merge cleanly — review the result "
-               "below and save it.")
-                .arg(who.toHtmlEscaped()));
-    } else {
-        const QString escaped = who.toHtmlEscaped();
-        m_summary->setText(
-            m_conflicts.size() == 1
-                ? tr("<b>%1.</b> One part of the canvas was changed by both of you. Pick a "
-                     "version for it, or edit the result directly.")
-                      .arg(escaped)
-                : tr("<b>%1.</b> %2 parts of the canvas were changed by both of you. Pick a "
-                     "version for each, or edit the result directly.")
-                      .arg(escaped)
-                      .arg(m_conflicts.size()));
-    }
+    updateSummary();
 
     // Side-by-side resolution of the conflicting hunks.
     m_hunkList->setObjectName(QStringLiteral("conflictHunkList"));
@@ -127,7 +109,9 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
 
     auto *sides = new QSplitter(Qt::Horizontal, this);
     sides->addWidget(titled(tr("Mine"), m_mineHunk, sides));
-    sides->addWidget(titled(tr("Theirs — %1").arg(m_input.theirsAuthor), m_theirsHunk, sides));
+    m_theirsBox = titled(tr("Theirs — %1").arg(m_input.theirsAuthor), m_theirsHunk, sides);
+    m_theirsBox->setToolTip(m_input.theirsToolTip);
+    sides->addWidget(m_theirsBox);
     auto *choiceRow = new QHBoxLayout;
     choiceRow->addWidget(useMine);
     choiceRow->addWidget(useTheirs);
@@ -220,6 +204,42 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
 int ConflictDialog::unresolvedCount() const
 {
     return int(std::count(m_choices.begin(), m_choices.end(), -1));
+}
+
+void ConflictDialog::setTheirsAuthor(const QString &name, const QString &toolTip)
+{
+    m_input.theirsAuthor = name;
+    m_input.theirsToolTip = toolTip;
+    updateSummary();
+}
+
+void ConflictDialog::updateSummary()
+{
+    const QString who =
+        tr("%1 saved a newer revision (%2)").arg(m_input.theirsAuthor, m_input.theirsTime);
+    if (m_merge.clean()) {
+        m_summary->setText(
+            tr("<b>%1.</b> Your changes and theirs merge cleanly — review the result "
+               "below and save it.")
+                .arg(who.toHtmlEscaped()));
+    } else {
+        const QString escaped = who.toHtmlEscaped();
+        m_summary->setText(
+            m_conflicts.size() == 1
+                ? tr("<b>%1.</b> One part of the canvas was changed by both of you. Pick a "
+                     "version for it, or edit the result directly.")
+                      .arg(escaped)
+                : tr("<b>%1.</b> %2 parts of the canvas were changed by both of you. Pick a "
+                     "version for each, or edit the result directly.")
+                      .arg(escaped)
+                      .arg(m_conflicts.size()));
+    }
+
+    m_summary->setToolTip(m_input.theirsToolTip);
+    if (m_theirsBox) {
+        m_theirsBox->setTitle(tr("Theirs — %1").arg(m_input.theirsAuthor));
+        m_theirsBox->setToolTip(m_input.theirsToolTip);
+    }
 }
 
 QString ConflictDialog::resultText() const

@@ -8,6 +8,7 @@
 #include <vector>
 
 class QButtonGroup;
+class QGroupBox;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -34,6 +35,7 @@ public:
         QString mineText; // the editor's text
         QString theirsText; // the head now
         QString theirsAuthor; // display name
+        QString theirsToolTip; // their name and npub
         QString theirsTime; // formatted
         QString acceptLabel; // "Save merge" (after a failed save) or "Use merge" (while editing)
     };
@@ -48,8 +50,11 @@ public:
     // The user typed in the result: that text is a resolution of its own (it enables the accept
     // button once no conflict marker is left) and no choice replaces it without asking.
     bool isResultEditedByHand() const { return m_resultEdited; }
+    // Their profile name arrived after the dialog opened (ProfileCache fetches on first sight).
+    void setTheirsAuthor(const QString &name, const QString &toolTip);
 
 private:
+    void updateSummary(); // the headline: who saved, when, what is left to do
     void showConflict(int index);
     void choose(canvas::MergeResult::Choice choice);
     void rebuildResult();
@@ -67,6 +72,7 @@ private:
     bool m_resultEdited = false;
 
     QLabel *m_summary;
+    QGroupBox *m_theirsBox = nullptr; // "Theirs — <name>"
     QListWidget *m_hunkList;
     QPlainTextEdit *m_mineHunk;
     QPlainTextEdit *m_theirsHunk;

@@ -1,15 +1,19 @@
 // Two app instances (two profiles = two identities) on one relay: a conflict that is merged and
 // saved, Cancel keeping the editor untouched, and the live "Changed by" banner.
 
+#include "RecordingProxy.h"
 #include "UiTestHarness.h"
 
 #include "canvas/CanvasService.h"
 #include "canvas/Identity.h"
+#include "canvas/ProfileCache.h"
 #include "ui/CanvasPane.h"
 #include "ui/ConflictDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/NoticeBanner.h"
 
+#include <QGroupBox>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -177,6 +181,53 @@ private slots:
         QCOMPARE(bobPane->head()->content,
                  QStringLiteral("title\nbob's line\nalice's line\nend\n"));
         // Undo history still holds Bob's own text (nothing was lost by merging).
+    }
+
+    void theirNameReplacesTheNpubWhenItArrives()
+    {
+        // Bob has never seen Alice's profile when her revision beats his save: the dialog opens
+        // with her npub and names her as soon as the profile arrives.
+        UiTestHarness harness;
+        QVERIFY(harness.startProxiedRelay());
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        auto *bob = harness.openSession(QStringLiteral("bob"));
+        QVERIFY(alice && bob);
+        QVERIFY(test::awaitTask(
+            alice->services().profiles->publishDisplayName(QStringLiteral("Alice Example"))));
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("plans")));
+        QVERIFY(UiTestHarness::seedRevision(alice, QStringLiteral("one\ntwo\n")));
+        // Bob's first read of Alice's profile waits at the proxy.
+        const QByteArray aliceHex = alice->services().identity->publicKeyHex().toLatin1();
+        harness.proxy()->injectFault(test::RecordingProxy::Fault::Hold,
+                                     [aliceHex](const test::RecordingProxy::Request &request) {
+                                         return request.body.contains("\"kinds\":[0]")
+                                             && request.body.contains(aliceHex);
+                                     });
+        QVERIFY(UiTestHarness::openChannel(bob, alice->window()->canvasPane()->channelId()));
+        QTRY_VERIFY_WITH_TIMEOUT(harness.proxy()->isHolding(), 10000);
+
+        auto *bobPane = bob->window()->canvasPane();
+        bobPane->startEditing();
+        QTRY_VERIFY(bobPane->isEditing());
+        replaceAll(bob, QStringLiteral("two"), QStringLiteral("bob's two"));
+        QVERIFY(UiTestHarness::seedRevision(alice, QStringLiteral("one\nalice's two\n")));
+        bobPane->save();
+        auto *dialog = qobject_cast<ui::ConflictDialog *>(
+            UiTestHarness::waitForTopLevel(QStringLiteral("conflictDialog")));
+        QVERIFY(dialog);
+        auto *summary = dialog->findChild<QLabel *>(QStringLiteral("conflictSummaryLabel"));
+        QVERIFY2(summary->text().contains(QStringLiteral("npub1")), qPrintable(summary->text()));
+
+        harness.proxy()->release();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            summary->text().contains(QStringLiteral("Alice Example saved a newer revision")),
+            10000);
+        QVERIFY(summary->toolTip().contains(alice->services().identity->npub()));
+        bool titled = false;
+        for (auto *box : dialog->findChildren<QGroupBox *>())
+            titled = titled || box->title() == QStringLiteral("Theirs — Alice Example");
+        QVERIFY(titled);
+        dialog->reject();
     }
 
     void takeTheirsKeepsMineInUndo()
