@@ -10,6 +10,8 @@
 #include "app/desktop/Translations.h"
 
 #include "canvas/CanvasSession.h"
+#include "canvas/ChannelService.h"
+#include "canvas/ProfileCache.h"
 #include "ui/CanvasPane.h"
 #include "ui/ConflictDialog.h"
 #include "ui/HistoryPanel.h"
@@ -20,6 +22,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QListView>
 #include <QPalette>
@@ -84,11 +87,15 @@ QPalette darkPalette()
     return dark;
 }
 
-// Another person's window on the launch plan, with History showing the oldest revision.
-bool shootLaunchPlan(UiTestHarness &harness, const QString &profile, const QString &channel,
-                     const QString &path)
+bool setDisplayName(desktop::DesktopSession *session, const QString &name);
+desktop::DesktopSession *openAs(UiTestHarness &harness, desktop::DesktopSession *person,
+                                const QString &profile);
+
+// A window of `person` on the launch plan, with History showing the oldest revision.
+bool shootLaunchPlan(UiTestHarness &harness, desktop::DesktopSession *person,
+                     const QString &profile, const QString &channel, const QString &path)
 {
-    auto *session = harness.openSession(profile);
+    auto *session = openAs(harness, person, profile);
     if (!session || !UiTestHarness::openChannel(session, channel))
         return false;
     auto *window = session->window();
@@ -101,6 +108,25 @@ bool shootLaunchPlan(UiTestHarness &harness, const QString &profile, const QStri
         ->setCurrentIndex(model->index(model->rowCount() - 1));
     QTest::qWait(300);
     return save(window, path);
+}
+
+// The name others see (kind 0), set as a user does in Identity, so windows show "Maya", not npubs.
+bool setDisplayName(desktop::DesktopSession *session, const QString &name)
+{
+    return bool(test::awaitTask(session->services().profiles->publishDisplayName(name)));
+}
+
+// Another window of the same person (their key in a profile of its own), as after a restart in
+// another language: their own revisions read "You", the others' show display names.
+desktop::DesktopSession *openAs(UiTestHarness &harness, desktop::DesktopSession *person,
+                                const QString &profile)
+{
+    const QString dir = QDir(harness.root()).filePath(profile);
+    const QString key = QStringLiteral("identity.key");
+    if (!QDir().mkpath(dir)
+        || !QFile::copy(QDir(person->dataDir()).filePath(key), QDir(dir).filePath(key)))
+        return nullptr;
+    return harness.openSession(profile);
 }
 
 bool save(QWidget *widget, const QString &path)
@@ -123,7 +149,8 @@ int main(int argc, char *argv[])
     UiTestHarness harness;
     auto *maya = harness.openSession(QStringLiteral("maya"));
     auto *jonas = harness.openSession(QStringLiteral("jonas"));
-    if (!maya || !jonas)
+    if (!maya || !jonas || !setDisplayName(maya, QStringLiteral("Maya"))
+        || !setDisplayName(jonas, QStringLiteral("Jonas")))
         return 1;
     UiTestHarness::createChannel(maya, QStringLiteral("design"));
     UiTestHarness::seedRevision(maya,
@@ -162,6 +189,8 @@ int main(int argc, char *argv[])
     // Jonas edits the same revision Maya is editing; Maya saves second and gets the merge.
     const QString channel = pane->channelId();
     UiTestHarness::openChannel(jonas, channel);
+    if (!test::awaitTask(jonas->services().channels->join(channel)))
+        return 1;
     pane->startEditing();
     auto *editor = window->findChild<QPlainTextEdit *>(QStringLiteral("canvasEditor"));
     editor->setPlainText(
@@ -194,15 +223,15 @@ int main(int argc, char *argv[])
     QTest::qWait(300);
     save(window, QDir(out).filePath(QStringLiteral("typed-while-saving.png")));
 
-    // The German UI (LANGUAGE=de), and a dark palette: other people's windows on the same canvas.
+    // The German UI (LANGUAGE=de) in Maya's window, and a dark palette in Jonas's.
     desktop::Translations::install(QLocale(QLocale::German, QLocale::Germany));
-    if (!shootLaunchPlan(harness, QStringLiteral("lena"), channel,
+    if (!shootLaunchPlan(harness, maya, QStringLiteral("maya-de"), channel,
                          QDir(out).filePath(QStringLiteral("main-window-de.png"))))
         return 1;
     desktop::Translations::install(QLocale(QLocale::English, QLocale::UnitedStates));
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QApplication::setPalette(darkPalette());
-    if (!shootLaunchPlan(harness, QStringLiteral("sam"), channel,
+    if (!shootLaunchPlan(harness, jonas, QStringLiteral("jonas-dark"), channel,
                          QDir(out).filePath(QStringLiteral("main-window-dark.png"))))
         return 1;
     QApplication::setPalette(QApplication::style()->standardPalette());
