@@ -80,6 +80,21 @@ QCoro::Task<Result<void>> ProfileCache::fetch(QStringList pubkeys)
         if (!m_profiles.contains(key) && !wanted.contains(key))
             wanted.append(key);
     }
+    co_return co_await fetchBatches(std::move(wanted));
+}
+
+void ProfileCache::refresh()
+{
+    QSet<QString> known = m_requested;
+    for (auto it = m_profiles.cbegin(); it != m_profiles.cend(); ++it)
+        known.insert(it.key());
+    known.subtract(m_queued); // asked for in the next batch anyway
+    if (!known.isEmpty())
+        fetchBatches(QStringList(known.begin(), known.end())); // profilesUpdated reports changes
+}
+
+QCoro::Task<Result<void>> ProfileCache::fetchBatches(QStringList wanted)
+{
     for (qsizetype start = 0; start < wanted.size(); start += kBatchSize) {
         nostr::Filter filter;
         filter.kinds = std::vector<int> {nostr::kinds::kProfile};
@@ -99,10 +114,15 @@ QCoro::Task<Result<void>> ProfileCache::fetch(QStringList pubkeys)
         }
         QStringList updated;
         for (const nostr::Event &event : response->events) {
-            if (auto hit = SearchService::profileFromEvent(event)) {
-                m_profiles.insert(hit->pubkey.toLower(), *hit);
-                updated.append(hit->pubkey.toLower());
-            }
+            auto hit = SearchService::profileFromEvent(event);
+            if (!hit)
+                continue;
+            const QString key = hit->pubkey.toLower();
+            const auto cached = m_profiles.constFind(key);
+            if (cached != m_profiles.constEnd() && cached->createdAt >= hit->createdAt)
+                continue; // the profile shown, or an older one
+            m_profiles.insert(key, *hit);
+            updated.append(key);
         }
         if (!updated.isEmpty())
             emit profilesUpdated(updated);

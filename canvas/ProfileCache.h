@@ -18,7 +18,7 @@ class RelayConnection;
 namespace buzz::canvas {
 
 // Display names of authors (kind 0 profiles), fetched in batches with display reads
-// (caller label "profiles") and cached for the session.
+// (caller label "profiles") and cached for the session; refresh() (F5) asks again.
 class ProfileCache : public QObject
 {
     Q_OBJECT
@@ -34,6 +34,11 @@ public:
     void request(const QStringList &pubkeys);
     // Fetch now and wait (CLI, tests). Pubkeys already cached are not refetched.
     QCoro::Task<client::Result<void>> fetch(QStringList pubkeys);
+
+    // Asks again about every pubkey asked about or cached this session (F5), so a name someone
+    // set or changed since shows without a restart. A display read: an answer older than the
+    // profile cached (a lagging replica) changes nothing.
+    void refresh();
 
     void insert(const ProfileHit &profile); // from a live kind-0 event or a search result
 
@@ -52,6 +57,7 @@ signals:
 
 private:
     void flushQueue();
+    QCoro::Task<client::Result<void>> fetchBatches(QStringList pubkeys); // cached or not
 
     client::RelayConnection *m_connection;
     QHash<QString, ProfileHit> m_profiles;

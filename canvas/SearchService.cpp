@@ -35,6 +35,7 @@ std::optional<ProfileHit> SearchService::profileFromEvent(const nostr::Event &ev
         QJsonDocument::fromJson(QByteArray::fromStdString(event.content));
     ProfileHit hit;
     hit.pubkey = QString::fromStdString(event.pubkey);
+    hit.createdAt = event.createdAt;
     if (document.isObject()) {
         const QJsonObject object = document.object();
         hit.displayName = object.value(QLatin1String("display_name")).toString().trimmed();

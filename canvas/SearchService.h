@@ -24,6 +24,7 @@ struct ProfileHit
     QString name;
     QString nip05;
     QString picture;
+    qint64 createdAt = 0; // the kind-0 event's: a refresh never goes back to an older profile
 
     // display_name ‖ name ‖ short npub
     QString label() const;

@@ -197,6 +197,8 @@ void MainWindow::createActions()
         m_canvas->reload();
         m_history->reload(); // F5 refreshes what History lists too
         m_channels->refresh(); // and the channel list (channels made by others appear)
+        if (m_services.profiles)
+            m_services.profiles->refresh(); // and people's names (set or changed since)
     });
 
     auto *viewMenu = menuBar()->addMenu(tr("&View"));

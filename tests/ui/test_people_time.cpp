@@ -108,6 +108,33 @@ private slots:
         QVERIFY(!info->toolTip().contains(npubOf(alice)));
     }
 
+    void aNameSetLaterShowsAfterF5()
+    {
+        // The app stays open all day: Bob names himself after Alice's app asked about him (and
+        // found no profile); F5 shows his name without a restart.
+        UiTestHarness harness;
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        auto *bob = harness.openSession(QStringLiteral("bob"));
+        QVERIFY(alice && bob);
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("plans")));
+        const QString channel = alice->window()->canvasPane()->channelId();
+        QVERIFY(UiTestHarness::openChannel(bob, channel));
+        QVERIFY(UiTestHarness::seedRevision(bob, QStringLiteral("from bob\n")));
+        auto *info = revisionInfo(alice);
+        const QString bobHex = bob->services().connection->publicKeyHex();
+        QTRY_VERIFY_WITH_TIMEOUT(alice->window()->canvasPane()->head()
+                                     && alice->window()->canvasPane()->head()->author == bobHex,
+                                 10000);
+        QVERIFY(test::awaitTask(alice->services().profiles->fetch({bobHex}))); // asked: none
+        QVERIFY2(info->text().contains(QStringLiteral("npub1")), qPrintable(info->text()));
+
+        QVERIFY(test::awaitTask(
+            bob->services().profiles->publishDisplayName(QStringLiteral("Bob Builder"))));
+        QTest::keyClick(alice->window(), Qt::Key_F5);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            info->text().startsWith(QStringLiteral("Last edited by Bob Builder")), 10000);
+    }
+
     void relativeTimesStayTrueWithTheExactTimeOnHover()
     {
         qint64 now = QDateTime::currentSecsSinceEpoch();
