@@ -197,8 +197,12 @@ PgFilterSql::Plan PgFilterSql::build(const nostr::Filter &filter, const std::str
         plan.sql = "SELECT COUNT(*)" + from + where;
         return plan;
     }
+    // The LIMIT is a literal (a clamped integer, 1..1000), not a parameter: with LIMIT $n the
+    // generic plan is costed for 10 % of the rows, so PostgreSQL re-plans every execution (a custom
+    // plan over every month partition: ≈ 1.2 ms of planning for a 0.03 ms head read at 200k
+    // events). A literal lets the plan cache keep one generic plan per limit after five runs.
     plan.sql = std::string("SELECT ") + store::PgEventReader::kEventColumns + from + where + order
-        + " LIMIT " + b.int64(FilterSql::effectiveLimit(filter, mode));
+        + " LIMIT " + std::to_string(FilterSql::effectiveLimit(filter, mode));
     return plan;
 }
 

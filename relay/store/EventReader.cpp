@@ -1,34 +1,14 @@
 #include "relay/store/EventReader.h"
 
+#include "relay/store/EventJson.h"
 #include "relay/store/HexKey.h"
 #include "relay/store/SqliteConnection.h"
-
-#include "net/nostr/CanonicalJson.h"
-
-#include <nlohmann/json.hpp>
 
 #include <string>
 
 namespace buzz::relay::store {
 
 namespace {
-nostr::Tags parseTags(std::string_view text)
-{
-    nostr::Tags tags;
-    const auto json = nlohmann::json::parse(text, nullptr, false);
-    if (!json.is_array())
-        return tags;
-    tags.reserve(json.size());
-    for (const auto &tag : json) {
-        nostr::Tag values;
-        values.reserve(tag.size());
-        for (const auto &value : tag)
-            values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
-        tags.push_back(std::move(values));
-    }
-    return tags;
-}
-
 model::Channel rowToChannel(const Statement &row)
 {
     model::Channel channel;
@@ -72,28 +52,11 @@ StoredEvent EventReader::rowToStoredEvent(const Statement &row, int c)
     event.createdAt = row.int64(c + 4);
     event.kind = static_cast<int>(row.int64(c + 5));
     const std::string_view tags = row.text(c + 6);
-    event.tags = parseTags(tags);
+    event.tags = EventJson::parseTags(tags);
     event.content = row.text(c + 7);
     event.sig = HexKey::hex(row.blob(c + 8));
-
-    // Event::toJson's layout; the tags column holds the tags exactly as it serialises them.
-    std::string &json = stored.json;
-    json.reserve(event.content.size() + event.content.size() / 8 + tags.size() + 300);
-    json += "{\"id\":\"";
-    json += event.id;
-    json += "\",\"pubkey\":\"";
-    json += event.pubkey;
-    json += "\",\"created_at\":";
-    json += std::to_string(event.createdAt);
-    json += ",\"kind\":";
-    json += std::to_string(event.kind);
-    json += ",\"tags\":";
-    json += tags;
-    json += ",\"content\":";
-    nostr::appendJsonString(json, event.content);
-    json += ",\"sig\":\"";
-    json += event.sig;
-    json += "\"}";
+    // The tags column holds the tags exactly as Event::toJson serialises them.
+    stored.json = EventJson::canonical(event, tags);
     return stored;
 }
 

@@ -1,32 +1,13 @@
 #include "relay/store/PgEventReader.h"
 
-#include "net/nostr/CanonicalJson.h"
+#include "relay/store/EventJson.h"
 #include "relay/store/HexKey.h"
 #include "relay/store/PgConnection.h"
 #include "relay/store/RowWriter.h"
 
-#include <nlohmann/json.hpp>
-
 namespace buzz::relay::store {
 
 namespace {
-nostr::Tags parseTags(std::string_view text)
-{
-    nostr::Tags tags;
-    const auto json = nlohmann::json::parse(text, nullptr, false);
-    if (!json.is_array())
-        return tags;
-    tags.reserve(json.size());
-    for (const auto &tag : json) {
-        nostr::Tag values;
-        values.reserve(tag.size());
-        for (const auto &value : tag)
-            values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
-        tags.push_back(std::move(values));
-    }
-    return tags;
-}
-
 constexpr const char *kChannelColumns =
     "community, uuid, name, visibility, channel_type, about, topic, purpose, ttl, archived, "
     "created_by, created_at, create_event_id";
@@ -86,29 +67,12 @@ StoredEvent PgEventReader::rowToStoredEvent(const PgResult &result, int row, int
     event.pubkey = HexKey::hex(result.bytes(row, c + 3));
     event.createdAt = result.int64(row, c + 4);
     event.kind = static_cast<int>(result.int64(row, c + 5));
-    event.tags = parseTags(result.text(row, c + 6));
+    event.tags = EventJson::parseTags(result.text(row, c + 6));
     event.content = result.text(row, c + 7);
     event.sig = HexKey::hex(result.bytes(row, c + 8));
-
-    // Event::toJson's layout, with the tags in the canonical form their id was computed over.
-    const std::string tags = RowWriter::tagsJson(event.tags);
-    std::string &json = stored.json;
-    json.reserve(event.content.size() + event.content.size() / 8 + tags.size() + 300);
-    json += "{\"id\":\"";
-    json += event.id;
-    json += "\",\"pubkey\":\"";
-    json += event.pubkey;
-    json += "\",\"created_at\":";
-    json += std::to_string(event.createdAt);
-    json += ",\"kind\":";
-    json += std::to_string(event.kind);
-    json += ",\"tags\":";
-    json += tags;
-    json += ",\"content\":";
-    nostr::appendJsonString(json, event.content);
-    json += ",\"sig\":\"";
-    json += event.sig;
-    json += "\"}";
+    // JSONB keeps its own layout: the tags are written again in the canonical form their id was
+    // computed over.
+    stored.json = EventJson::canonical(event, RowWriter::tagsJson(event.tags));
     return stored;
 }
 

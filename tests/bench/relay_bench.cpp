@@ -1,33 +1,37 @@
-// relay_bench (not a test): prints BENCH lines (tests/bench/README.md).
+// relay_bench (not a test): prints BENCH lines (tests/bench/README.md) and a SQLite / PostgreSQL
+// table.
 //  1. single-core bare verify rate (Event::verify on pre-signed events), the anchor;
 //  2. ingest events/s over WebSocket, 4 connections, against a buzz-mock-relay process (every
 //     event signature-verified by the relay), and its ratio to (1), with the relay's CPU per event
 //     by thread, the events per group commit (and on disk the bytes written to storage per
 //     event): on disk (`--data` in a directory on the machine's disk, synchronous=FULL: the
-//     figure against the target, as the app and every QA relay run) and in memory (no `--data`),
-//     with the lean load client; in memory once more with the tests' QWebSocket client; the same
-//     notes ingested in process on one thread (the store's share, without network or group commit);
-//  3. an on-disk store filled through the engine to 10k and 200k events: database bytes per event
-//     against the events' canonical JSON length, and /query latency p50/p99 (NIP-98 signed
-//     requests) for a canvas head read ({"kinds":[40100],"#h":[ch],"limit":1}) and a 100-row
-//     history page.
+//     figure against the target, as the app and every QA relay run), in memory (no `--data`) and
+//     on PostgreSQL (`--database-url` + `--read-database-url`), with the lean load client; in
+//     memory once more with the tests' QWebSocket client; the same notes ingested in process on
+//     one thread (the store's share, without network or group commit);
+//  3. a store at 10k and 200k events (SQLite on disk filled through the engine; PostgreSQL by
+//     COPY): database bytes per event against the events' canonical JSON length (SQLite), and
+//     /query latency p50/p99 (NIP-98 signed requests) for a canvas head read
+//     ({"kinds":[40100],"#h":[ch],"limit":1}, routed, and with "consistency":"strong") and a
+//     100-row history page;
+//  4. 500-pair exact hydration at 1M events (HydrationBench: loaded in bulk).
+// PostgreSQL: a throwaway primary + standby of its own (tests/support/pg-cluster.sh), or
+// --database-url URL [--read-database-url URL]; without PostgreSQL 15 it says so and prints the
+// SQLite column only (--sqlite-only: the same on purpose).
 
-#include "RelayProcess.h"
+#include "BenchPostgres.h"
+#include "BenchTable.h"
+#include "HydrationBench.h"
+#include "RelayBenchIngest.h"
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"
-#include "RelayTestFixtureWsClient.h"
-#include "WsLoadClient.h"
+#include "relay/store/PgConnection.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QEventLoop>
-#include <QFile>
 #include <QFileInfo>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QThreadPool>
@@ -36,292 +40,30 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <cctype>
+#include <chrono>
 #include <cstdio>
-#include <map>
 #include <numeric>
-#include <thread>
-
-#include <sys/vfs.h>
-#include <unistd.h>
+#include <random>
 
 using namespace buzz;
 using namespace buzz::relay;
+using namespace buzz::relay::bench;
 using namespace buzz::relay::test;
 
 namespace {
-
-void printBench(const char *name, double value, const char *unit, const char *target,
-                const char *anchor, double anchorValue, double ratio)
-{
-    if (anchor)
-        std::printf("BENCH %s | %.2f %s | target %s | anchor %s %.0f | ratio %.3f\n", name, value,
-                    unit, target, anchor, anchorValue, ratio);
-    else
-        std::printf("BENCH %s | %.2f %s | target %s | anchor - | ratio -\n", name, value, unit,
-                    target);
-    std::fflush(stdout);
-}
-
-std::vector<nostr::Event> signNotes(const TestIdentity &who, int count, std::int64_t now,
-                                    const std::string &tag)
-{
-    std::vector<nostr::Event> events;
-    events.reserve(std::size_t(count));
-    for (int i = 0; i < count; ++i)
-        events.push_back(who.sign(1, now, {{"t", tag}}, "bench note " + std::to_string(i)));
-    return events;
-}
-
-double bareVerifyRate(const std::vector<nostr::Event> &events)
-{
-    QElapsedTimer timer;
-    timer.start();
-    std::size_t valid = 0;
-    for (const auto &event : events)
-        valid += event.verify() ? 1 : 0;
-    const double seconds = double(timer.nsecsElapsed()) / 1e9;
-    if (valid != events.size())
-        std::fprintf(stderr, "relay_bench: %zu events failed verification\n",
-                     events.size() - valid);
-    return double(events.size()) / seconds;
-}
-
-// One counter from the relay's /metrics (0 when absent).
-double metricValue(quint16 port, const QByteArray &name)
-{
-    QNetworkAccessManager network;
-    QNetworkReply *reply =
-        network.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/metrics").arg(port))));
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    const QByteArray text = reply->readAll();
-    reply->deleteLater();
-    for (const QByteArray &line : text.split('\n')) {
-        if (line.startsWith(QByteArray(name + ' ')))
-            return line.mid(name.size() + 1).toDouble();
-    }
-    return 0;
-}
-
-// CPU seconds per thread name ("buzz-writer", "Thread (pooled)", the main thread's name) of a
-// process, from /proc: where the relay's time goes, independent of what else the machine runs.
-std::map<std::string, double> threadCpuSeconds(qint64 pid)
-{
-    std::map<std::string, double> seconds;
-    const double tick = double(sysconf(_SC_CLK_TCK));
-    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
-    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile file(tasks.filePath(tid + QStringLiteral("/stat")));
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray stat = file.readAll();
-        const qsizetype open = stat.indexOf('('), close = stat.lastIndexOf(')');
-        if (open < 0 || close < open)
-            continue;
-        const QList<QByteArray> fields = stat.mid(close + 2).split(' ');
-        if (fields.size() < 13)
-            continue; // fields[11], [12]: utime, stime (fields 14 and 15 of proc(5))
-        seconds[stat.mid(open + 1, close - open - 1).toStdString()] +=
-            (fields[11].toDouble() + fields[12].toDouble()) / tick;
-    }
-    return seconds;
-}
-
-void printThreadCpu(const std::string &prefix, const std::map<std::string, double> &before,
-                    const std::map<std::string, double> &after, int events)
-{
-    double total = 0;
-    for (const auto &[name, value] : after) {
-        const auto it = before.find(name);
-        const double used = value - (it == before.end() ? 0 : it->second);
-        total += used;
-        std::string label = name == "Thread (pooled)" ? "pool" : name;
-        std::replace_if(
-            label.begin(), label.end(), [](char c) { return !std::isalnum(c); }, '_');
-        printBench((prefix + "_cpu_" + label).c_str(), used / events * 1e6, "us/event", "-",
-                   nullptr, 0, 0);
-    }
-    printBench((prefix + "_cpu_total").c_str(), total / events * 1e6, "us/event", "-", nullptr, 0,
-               0);
-}
-
-// Bytes the process has had written to storage (write_bytes of /proc/PID/io): the WAL, the
-// checkpoints into the database file. On the virtual disks these machines have, fsync time grows
-// with the bytes a group commit writes, so this is the on-disk path's cost the CPU figures miss.
-double processWriteBytes(qint64 pid)
-{
-    QFile file(QStringLiteral("/proc/%1/io").arg(pid));
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : file.readAll().split('\n')) {
-        if (line.startsWith("write_bytes: "))
-            return line.mid(13).toDouble();
-    }
-    return 0;
-}
-
-quint16 startBenchRelay(QProcess &relay, const std::optional<QString> &dataDir = std::nullopt)
-{
-    // BUZZ_BENCH_RELAY_WRAPPER (e.g. "perf record -g -o relay.perf --") runs the relay under a
-    // tool.
-    QStringList command =
-        QString::fromLocal8Bit(qgetenv("BUZZ_BENCH_RELAY_WRAPPER")).split(u' ', Qt::SkipEmptyParts);
-    command << QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
-    // The store is chosen here, never inherited from the caller's environment.
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.remove(QStringLiteral("BUZZ_RELAY_DATA_DIR"));
-    environment.remove(QStringLiteral("BUZZ_DATA_DIR")); // retired: the relay refuses to start
-    const QStringList arguments =
-        dataDir ? QStringList {QStringLiteral("--data"), *dataDir} : QStringList {};
-    return startRelayProcess(relay, command, arguments, environment);
-}
-
-void printGroupSize(quint16 port, const std::string &name)
-{
-    const double groups = metricValue(port, "buzz_commit_groups_total");
-    const double members = metricValue(port, "buzz_commit_group_members_total");
-    printBench(name.c_str(), groups > 0 ? members / groups : 0, "events", "-", nullptr, 0, 0);
-}
-
-// A directory for an on-disk store: under TMPDIR unless BUZZ_BENCH_DATA_DIR names a parent. Says
-// where it is and warns when that is a tmpfs (memory, not the disk the figure is about).
-std::unique_ptr<QTemporaryDir> diskDirectory()
-{
-    const QString parent = qEnvironmentVariableIsSet("BUZZ_BENCH_DATA_DIR")
-        ? qEnvironmentVariable("BUZZ_BENCH_DATA_DIR")
-        : QDir::tempPath();
-    auto dir = std::make_unique<QTemporaryDir>(parent + QStringLiteral("/relay-bench-XXXXXX"));
-    if (!dir->isValid())
-        return nullptr;
-    struct statfs info
-    {
-    };
-    constexpr long kTmpfsMagic = 0x01021994;
-    const bool memory = statfs(dir->path().toLocal8Bit().constData(), &info) == 0
-        && long(info.f_type) == kTmpfsMagic;
-    std::fprintf(stderr, "relay_bench: on-disk store under %s%s\n", qPrintable(dir->path()),
-                 memory ? " (WARNING: a tmpfs, set BUZZ_BENCH_DATA_DIR to a disk)" : "");
-    return dir;
-}
-
-// Keep a window of events in flight per connection, like a busy client.
-constexpr int kWindow = 64;
-
-// The measured figure: the lean client (WsLoadClient, one blocking thread per connection) frames
-// every event before the clock starts, so as much of the two cores as possible goes to the relay.
-// `dataDir`: the relay's --data (on disk, synchronous=FULL); nullopt: its in-memory store.
-double wsIngestRate(const std::vector<TestIdentity> &identities, int perConnection,
-                    const std::string &prefix, const std::optional<QString> &dataDir)
-{
-    QProcess relay;
-    const quint16 port = startBenchRelay(relay, dataDir);
-    if (port == 0)
-        return 0;
-    const std::string url = "ws://127.0.0.1:" + std::to_string(port);
-    const std::int64_t now = QDateTime::currentSecsSinceEpoch();
-    std::vector<std::unique_ptr<bench::WsLoadClient>> clients;
-    for (std::size_t c = 0; c < identities.size(); ++c) {
-        clients.push_back(std::make_unique<bench::WsLoadClient>(port));
-        if (!clients.back()->connectAndAuthenticate(identities[c].key, url, now))
-            return 0;
-        clients.back()->prepare(
-            signNotes(identities[c], perConnection, now, "ws" + std::to_string(c)));
-    }
-    const auto cpuBefore = threadCpuSeconds(relay.processId());
-    const double writtenBefore = processWriteBytes(relay.processId());
-    QElapsedTimer timer;
-    timer.start();
-    std::vector<std::thread> threads;
-    for (auto &client : clients)
-        threads.emplace_back([&client] { client->run(kWindow, 300000); });
-    for (auto &thread : threads)
-        thread.join();
-    const double seconds = double(timer.nsecsElapsed()) / 1e9;
-    int acknowledged = 0, rejected = 0;
-    bool failed = false;
-    for (const auto &client : clients) {
-        acknowledged += client->acknowledged();
-        rejected += client->rejected();
-        failed = failed || client->failed();
-    }
-    if (rejected || failed)
-        std::fprintf(stderr, "relay_bench: %d events rejected%s\n", rejected,
-                     failed ? ", a connection failed" : "");
-    printThreadCpu(prefix, cpuBefore, threadCpuSeconds(relay.processId()), acknowledged);
-    printGroupSize(port, prefix + "_events_per_commit");
-    if (dataDir)
-        printBench((prefix + "_written_bytes_per_event").c_str(),
-                   (processWriteBytes(relay.processId()) - writtenBefore)
-                       / std::max(acknowledged, 1),
-                   "B", "-", nullptr, 0, 0);
-    clients.clear();
-    relay.terminate();
-    relay.waitForFinished(10000);
-    return double(acknowledged) / seconds;
-}
-
-// For comparison: the tests' QWebSocket client, which serialises each event and parses each OK
-// while the clock runs, on the same two cores as the relay.
-double wsIngestRateQtClient(const std::vector<TestIdentity> &identities, int perConnection)
-{
-    QProcess relay;
-    const quint16 port = startBenchRelay(relay);
-    if (port == 0)
-        return 0;
-    const std::string url = "ws://127.0.0.1:" + std::to_string(port);
-    const std::int64_t now = QDateTime::currentSecsSinceEpoch();
-
-    std::vector<std::vector<nostr::Event>> batches;
-    std::vector<std::unique_ptr<WsTestClient>> clients;
-    for (std::size_t c = 0; c < identities.size(); ++c) {
-        batches.push_back(signNotes(identities[c], perConnection, now, "qt" + std::to_string(c)));
-        clients.push_back(std::make_unique<WsTestClient>(QUrl(QString::fromStdString(url))));
-        if (!clients.back()->connectAndAuthenticate(identities[c].key, url, now))
-            return 0;
-    }
-    std::vector<int> sent(clients.size(), 0);
-    int totalAcked = 0, rejected = 0;
-    const int total = perConnection * int(clients.size());
-    QElapsedTimer timer;
-    timer.start();
-    for (std::size_t c = 0; c < clients.size(); ++c) {
-        QObject::connect(clients[c].get(), &WsTestClient::frameReceived, clients[c].get(), [&, c] {
-            while (true) {
-                const auto ok = clients[c]->waitForType("OK", 0);
-                if (ok.is_null())
-                    break;
-                ++totalAcked;
-                if (ok[2] != true)
-                    ++rejected;
-                if (sent[c] < perConnection)
-                    clients[c]->sendEvent(batches[c][std::size_t(sent[c]++)]);
-            }
-        });
-        for (; sent[c] < std::min(kWindow, perConnection); ++sent[c])
-            clients[c]->sendEvent(batches[c][std::size_t(sent[c])]);
-    }
-    while (totalAcked < total && timer.elapsed() < 300000)
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
-    const double seconds = double(timer.nsecsElapsed()) / 1e9;
-    if (rejected)
-        std::fprintf(stderr, "relay_bench: %d events rejected\n", rejected);
-    clients.clear();
-    relay.terminate();
-    relay.waitForFinished(10000);
-    return double(totalAcked) / seconds;
-}
 
 struct Percentiles
 {
     double p50 = 0, p99 = 0;
 };
 
-Percentiles measure(HttpTestClient &http, const std::function<std::string()> &body, int samples)
+// `samples` requests; `replicaShare` receives the share the replica served (X-Buzz-Read-Route).
+Percentiles measure(HttpTestClient &http, const std::function<std::string()> &body, int samples,
+                    double *replicaShare = nullptr)
 {
     std::vector<double> ms;
     ms.reserve(std::size_t(samples));
+    int onReplica = 0;
     for (int i = 0; i < samples; ++i) {
         const std::string filters = body();
         QElapsedTimer timer;
@@ -330,7 +72,10 @@ Percentiles measure(HttpTestClient &http, const std::function<std::string()> &bo
         ms.push_back(double(timer.nsecsElapsed()) / 1e6);
         if (reply.status != 200)
             std::fprintf(stderr, "relay_bench: query answered %d\n", reply.status);
+        onReplica += reply.header("X-Buzz-Read-Route").startsWith("replica") ? 1 : 0;
     }
+    if (replicaShare)
+        *replicaShare = double(onReplica) / samples;
     std::sort(ms.begin(), ms.end());
     return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 99 / 100)]};
 }
@@ -419,46 +164,59 @@ double engineIngestRate(const TestIdentity &writer, int count)
     return double(count) / seconds;
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
+struct HeadFigures
 {
-    QCoreApplication app(argc, argv);
-    qputenv("QT_LOGGING_RULES", "buzz.*.info=false;buzz.*.debug=false");
+    Percentiles routed; // the display read: a replica serves it when one is fresh enough
+    Percentiles strong; // "consistency":"strong": always the writer
+    double replicaShare = 0; // of the routed reads
+};
 
-    TestIdentity anchorIdentity;
-    const auto anchorEvents =
-        signNotes(anchorIdentity, 4000, QDateTime::currentSecsSinceEpoch(), "anchor");
-    const double verifyRate = bareVerifyRate(anchorEvents);
-    printBench("relay_verify_single_core", verifyRate, "events/s", "-", nullptr, 0, 0);
+// An engine on `options`' store filled to 10k and then 200k events by `fill`, at each size the
+// head read and a 100-row history page over signed HTTP /query; prints BENCH lines named
+// `prefix`…; returns the 200k head figures. On SQLite also the store's bytes per event.
+// How a store phase fills its store from `from` to `target` rows (returns their JSON bytes).
+using Fill = std::function<std::uint64_t(RelayTestFixture &, const TestIdentity &,
+                                         const std::vector<std::string> &, int, int)>;
 
-    // --ingest-only: just the anchor and the WebSocket ingest figures (for profiling the relay).
-    const bool ingestOnly = app.arguments().contains(QStringLiteral("--ingest-only"));
-    const std::vector<TestIdentity> writers(4);
-    const double engine = engineIngestRate(writers.front(), 5000);
-    printBench("relay_engine_ingest_1thread", engine, "events/s", "-", "verify_single_core",
-               verifyRate, engine / verifyRate);
-    const auto ingestDir = diskDirectory();
-    if (!ingestDir)
-        return 1;
-    const double onDisk = wsIngestRate(writers, 5000, "relay_ws_ingest_disk", ingestDir->path());
-    printBench("relay_ws_ingest_4conn_disk", onDisk, "events/s", ">= 0.8x verify",
-               "verify_single_core", verifyRate, onDisk / verifyRate);
-    const double inMemory = wsIngestRate(writers, 5000, "relay_ws_ingest_memory", std::nullopt);
-    printBench("relay_ws_ingest_4conn_memory", inMemory, "events/s", "-", "verify_single_core",
-               verifyRate, inMemory / verifyRate);
-    if (ingestOnly)
-        return 0;
-    const double ingestQt = wsIngestRateQtClient(writers, 5000);
-    printBench("relay_ws_ingest_4conn_qt_client", ingestQt, "events/s", "-", "verify_single_core",
-               verifyRate, ingestQt / verifyRate);
+// PostgreSQL: fillStore's rows (channels, kinds, times, a canvas revision every 50) by COPY, with
+// random ids and signatures (a read verifies nothing), not through the engine: through the engine
+// PostgreSQL takes ≈ 1 ms of writer round trips per event, minutes for 200k.
+Fill copyFill(const std::string &writerUrl)
+{
+    return [writerUrl](RelayTestFixture &relay, const TestIdentity &owner,
+                       const std::vector<std::string> &channels, int from, int target) {
+        std::string error;
+        auto connection = store::PgConnection::open(writerUrl, error);
+        std::mt19937_64 random(std::uint64_t(from) + 1);
+        const std::int64_t now = relay.now();
+        int i = from;
+        const auto next = [&] {
+            StoredEvent stored;
+            stored.community = RelayServer::kDefaultCommunity;
+            stored.channel = channels[std::size_t(i) % channels.size()];
+            nostr::Event &event = stored.event;
+            const bool canvas = i % 50 == 0;
+            event.id = HydrationBench::randomHex(random, 64);
+            event.pubkey = owner.pubkey();
+            event.createdAt = now - 800 + (i % 800);
+            event.kind = canvas ? 40100 : 9;
+            event.tags = {{"h", *stored.channel}};
+            event.content =
+                canvas ? "# canvas revision " + std::to_string(i) : "message " + std::to_string(i);
+            event.sig = HydrationBench::randomHex(random, 128);
+            ++i;
+            return stored;
+        };
+        if (!connection || !HydrationBench::copyEvents(*connection, target - from, next, nullptr))
+            std::fprintf(stderr, "relay_bench: COPY fill failed %s\n", error.c_str());
+        return std::uint64_t(0);
+    };
+}
 
-    const auto storeDir = diskDirectory();
-    if (!storeDir)
-        return 1;
-    RelayTestFixture::Options options;
+HeadFigures storePhase(RelayTestFixture::Options options, const std::string &prefix,
+                       const Fill &fill)
+{
     options.systemClock = true;
-    options.dataDir = storeDir->path().toStdString();
     RelayTestFixture relay(options);
     TestIdentity owner;
     std::vector<std::string> channels;
@@ -470,6 +228,10 @@ int main(int argc, char *argv[])
     const auto headRead = [&] {
         return R"([{"kinds":[40100],"#h":[")" + channel + R"("],"limit":1}])";
     };
+    const auto strongHeadRead = [&] {
+        return R"([{"kinds":[40100],"#h":[")" + channel
+            + R"("],"limit":1,"consistency":"strong"}])";
+    };
     const auto historyPage = [&] {
         const std::int64_t until =
             now - 800 + std::int64_t(QRandomGenerator::global()->bounded(700)) + 100;
@@ -477,28 +239,207 @@ int main(int argc, char *argv[])
             + std::to_string(until) + "}]";
     };
 
+    HeadFigures figures;
     int stored = 0;
     std::uint64_t jsonBytes = 0;
     for (const int target : {10000, 200000}) {
-        jsonBytes += fillStore(relay, owner, channels, stored, target);
+        const auto start = std::chrono::steady_clock::now();
+        jsonBytes += fill(relay, owner, channels, stored, target);
+        std::fprintf(
+            stderr, "relay_bench: %s store filled to %d events in %.1f s\n", prefix.c_str(), target,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         stored = target;
-        const std::string size =
-            target >= 1000 ? std::to_string(target / 1000) + "k" : std::to_string(target);
-        const StoreSize store = storeSize(storeDir->path());
-        const double perEvent = store.events > 0 ? store.bytes / store.events : 0;
-        const double jsonPerEvent = double(jsonBytes) / double(target);
-        printBench(("relay_store_bytes_per_event_" + size).c_str(), perEvent, "B",
-                   target == 200000 ? "<= 2x json" : "-", "canonical_json_bytes", jsonPerEvent,
-                   perEvent / jsonPerEvent);
-        const auto head = measure(http, headRead, 400);
+        const std::string size = std::to_string(target / 1000) + "k";
+        if (options.dataDir) {
+            const StoreSize store = storeSize(QString::fromStdString(*options.dataDir));
+            const double perEvent = store.events > 0 ? store.bytes / store.events : 0;
+            const double jsonPerEvent = double(jsonBytes) / double(target);
+            printBench((prefix + "_store_bytes_per_event_" + size).c_str(), perEvent, "B",
+                       target == 200000 ? "<= 2x json" : "-", "canonical_json_bytes", jsonPerEvent,
+                       perEvent / jsonPerEvent);
+        }
+        double replicaShare = 0;
+        const auto head = measure(http, headRead, 400, &replicaShare);
         const auto page = measure(http, historyPage, 200);
-        const std::string headName = "relay_query_head_" + size;
-        const std::string pageName = "relay_query_page100_" + size;
+        const std::string headName = prefix + "_query_head_" + size;
+        const std::string pageName = prefix + "_query_page100_" + size;
         const char *headTarget = target == 200000 ? "<= 5 ms" : "-";
         printBench((headName + "_p50").c_str(), head.p50, "ms", "-", nullptr, 0, 0);
         printBench((headName + "_p99").c_str(), head.p99, "ms", headTarget, nullptr, 0, 0);
         printBench((pageName + "_p50").c_str(), page.p50, "ms", "-", nullptr, 0, 0);
         printBench((pageName + "_p99").c_str(), page.p99, "ms", "-", nullptr, 0, 0);
+        if (target == 200000) {
+            figures.routed = head;
+            figures.replicaShare = replicaShare;
+            figures.strong = measure(http, strongHeadRead, 400);
+            printBench((headName + "_strong_p50").c_str(), figures.strong.p50, "ms", "-", nullptr,
+                       0, 0);
+            printBench((headName + "_strong_p99").c_str(), figures.strong.p99, "ms", "-", nullptr,
+                       0, 0);
+            printBench((headName + "_replica_share").c_str(), replicaShare * 100, "%", "-", nullptr,
+                       0, 0);
+        }
     }
+    return figures;
+}
+
+void printHydration(const std::string &prefix, const HydrationFigures &figures)
+{
+    printBench((prefix + "_load_s").c_str(), figures.loadSeconds, "s", "-", nullptr, 0, 0);
+    printBench((prefix + "_p50").c_str(), figures.p50Ms, "ms", "<= 10 ms", nullptr, 0, 0);
+    printBench((prefix + "_p99").c_str(), figures.p99Ms, "ms", "-", nullptr, 0, 0);
+    printBench((prefix + "_cpu_p50").c_str(), figures.cpuP50Ms, "ms", "-", nullptr, 0, 0);
+    if (figures.standbyP50Ms) {
+        printBench((prefix + "_standby_p50").c_str(), *figures.standbyP50Ms, "ms", "-", nullptr, 0,
+                   0);
+        printBench((prefix + "_standby_p99").c_str(), *figures.standbyP99Ms, "ms", "-", nullptr, 0,
+                   0);
+    }
+    if (figures.found != figures.asked)
+        std::fprintf(stderr, "relay_bench: hydration found %zu of %zu pairs\n", figures.found,
+                     figures.asked);
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    qputenv("QT_LOGGING_RULES", "buzz.*.info=false;buzz.*.debug=false");
+    const QStringList arguments = app.arguments();
+    // --ingest-only: just the anchor and the WebSocket ingest figures (for profiling the relay);
+    // --sqlite-only: no PostgreSQL column; --database-url URL [--read-database-url URL]: that
+    // PostgreSQL instead of a throwaway pair (pg-cluster.sh) of the bench's own.
+    const bool ingestOnly = arguments.contains(QStringLiteral("--ingest-only"));
+    const bool sqliteOnly = arguments.contains(QStringLiteral("--sqlite-only"));
+
+    TestIdentity anchorIdentity;
+    const auto anchorEvents =
+        signNotes(anchorIdentity, 4000, QDateTime::currentSecsSinceEpoch(), "anchor");
+    const double verifyRate = bareVerifyRate(anchorEvents);
+    printBench("relay_verify_single_core", verifyRate, "events/s", "-", nullptr, 0, 0);
+
+    const std::vector<TestIdentity> writers(4);
+    const double engine = engineIngestRate(writers.front(), 5000);
+    printBench("relay_engine_ingest_1thread", engine, "events/s", "-", "verify_single_core",
+               verifyRate, engine / verifyRate);
+    const auto ingestDir = diskDirectory();
+    if (!ingestDir)
+        return 1;
+    IngestCost diskCost;
+    const double onDisk = wsIngestRate(writers, 5000, "relay_ws_ingest_disk",
+                                       {QStringLiteral("--data"), ingestDir->path()}, &diskCost);
+    printBench("relay_ws_ingest_4conn_disk", onDisk, "events/s", ">= 0.8x verify",
+               "verify_single_core", verifyRate, onDisk / verifyRate);
+    const double inMemory = wsIngestRate(writers, 5000, "relay_ws_ingest_memory", {});
+    printBench("relay_ws_ingest_4conn_memory", inMemory, "events/s", "-", "verify_single_core",
+               verifyRate, inMemory / verifyRate);
+
+    std::unique_ptr<BenchPostgres> postgres;
+    if (!sqliteOnly)
+        postgres = std::make_unique<BenchPostgres>(arguments);
+    const bool pg = postgres && postgres->available();
+    if (postgres && !pg)
+        std::printf("relay_bench: PostgreSQL column skipped: %s\n", postgres->absent().c_str());
+    if (pg)
+        std::fprintf(stderr, "relay_bench: PostgreSQL: %s\n", postgres->origin().c_str());
+    IngestCost pgCost;
+    double pgIngest = 0;
+    auto pgStart = std::chrono::steady_clock::now();
+    double pgSeconds = 0;
+    if (pg) {
+        if (auto urls = postgres->freshSchema("ingest")) {
+            QStringList relayArguments {QStringLiteral("--database-url"),
+                                        QString::fromStdString(urls->writer)};
+            if (!urls->standby.empty())
+                relayArguments << QStringLiteral("--read-database-url")
+                               << QString::fromStdString(urls->standby);
+            pgIngest = wsIngestRate(writers, 5000, "relay_pg_ws_ingest", relayArguments, &pgCost);
+            printBench("relay_pg_ws_ingest_4conn", pgIngest, "events/s", "-", "verify_single_core",
+                       verifyRate, pgIngest / verifyRate);
+        }
+        pgSeconds += secondsSince(pgStart);
+    }
+    if (ingestOnly)
+        return 0;
+    const double ingestQt = wsIngestRateQtClient(writers, 5000);
+    printBench("relay_ws_ingest_4conn_qt_client", ingestQt, "events/s", "-", "verify_single_core",
+               verifyRate, ingestQt / verifyRate);
+
+    const auto storeDir = diskDirectory();
+    if (!storeDir)
+        return 1;
+    RelayTestFixture::Options sqliteOptions;
+    sqliteOptions.dataDir = storeDir->path().toStdString();
+    const auto sqliteStart = std::chrono::steady_clock::now();
+    const HeadFigures sqliteHead = storePhase(sqliteOptions, "relay", fillStore);
+    const auto sqliteHydration = HydrationBench::sqlite(1'000'000, storeDir->path());
+    const double sqliteSeconds = secondsSince(sqliteStart);
+    if (sqliteHydration)
+        printHydration("relay_hydrate_500_pairs_1m", *sqliteHydration);
+
+    HeadFigures pgHead;
+    std::optional<HydrationFigures> pgHydration;
+    if (pg) {
+        pgStart = std::chrono::steady_clock::now();
+        // One store: 200k rows for the head reads, then 800k more for hydration at 1M.
+        if (auto urls = postgres->freshSchema("store")) {
+            RelayTestFixture::Options pgOptions;
+            pgOptions.databaseUrl = urls->writer;
+            pgOptions.readDatabaseUrl = urls->standby;
+            pgOptions.readBudgetMs = 1000;
+            pgHead = storePhase(pgOptions, "relay_pg", copyFill(urls->writer));
+            pgHydration = HydrationBench::postgres(800'000, *urls, *postgres);
+            if (pgHydration)
+                printHydration("relay_pg_hydrate_500_pairs_1m", *pgHydration);
+        }
+        pgSeconds += secondsSince(pgStart);
+        printBench("relay_pg_bench_time", pgSeconds, "s", "-", nullptr, 0, 0);
+    }
+
+    BenchTable table(pg);
+    table.row("verify, single core (events/s)", verifyRate,
+              pg ? std::optional(verifyRate) : std::nullopt);
+    table.row("WS ingest, 4 connections (events/s)", onDisk, pgIngest);
+    table.row("  ratio to single-core verify", onDisk / verifyRate, pgIngest / verifyRate, 3);
+    table.row("  relay CPU per event (µs, all threads)", diskCost.relayCpuUsPerEvent,
+              pgCost.relayCpuUsPerEvent, 1);
+    table.row("  events per group commit", diskCost.eventsPerCommit, pgCost.eventsPerCommit, 1);
+    table.row("head read at 200k, p50 (ms)", sqliteHead.routed.p50, pgHead.routed.p50);
+    table.row("head read at 200k, p99 (ms)", sqliteHead.routed.p99, pgHead.routed.p99);
+    table.row("  served by the replica (%)", std::nullopt, pgHead.replicaShare * 100, 0);
+    table.row("strong head read at 200k, p50 (ms, writer)", sqliteHead.strong.p50,
+              pgHead.strong.p50);
+    table.row("strong head read at 200k, p99 (ms, writer)", sqliteHead.strong.p99,
+              pgHead.strong.p99);
+    const auto hydration = [](const std::optional<HydrationFigures> &figures, auto field) {
+        return figures ? std::optional<double>(field(*figures)) : std::nullopt;
+    };
+    table.row("500-pair hydration at 1M, p50 (ms, writer)",
+              hydration(sqliteHydration, [](auto &f) { return f.p50Ms; }),
+              hydration(pgHydration, [](auto &f) { return f.p50Ms; }));
+    table.row("500-pair hydration at 1M, p99 (ms, writer)",
+              hydration(sqliteHydration, [](auto &f) { return f.p99Ms; }),
+              hydration(pgHydration, [](auto &f) { return f.p99Ms; }));
+    table.row("500-pair hydration at 1M, p50 (ms, standby)", std::nullopt,
+              pgHydration ? pgHydration->standbyP50Ms : std::nullopt);
+    table.row("bulk load for hydration (s; PostgreSQL: the 800k after the head reads' 200k)",
+              hydration(sqliteHydration, [](auto &f) { return f.loadSeconds; }),
+              hydration(pgHydration, [](auto &f) { return f.loadSeconds; }), 1);
+    table.row("time of head reads + hydration (s; PostgreSQL: + its ingest)", sqliteSeconds,
+              pg ? std::optional(pgSeconds) : std::nullopt, 0);
+    table.print(pg ? "SQLite: WS ingest on disk (--data, synchronous=FULL), head reads on disk "
+                     "(no replica); PostgreSQL: "
+                        + postgres->origin()
+                        + ", the relay on --database-url with its standby as "
+                          "--read-database-url (read budget 1000 ms). Bulk loads, not WebSocket: "
+                          "PostgreSQL's 200k store by COPY (SQLite's through the engine); the 1M "
+                          "hydration stores by RowWriter (SQLite) and COPY (PostgreSQL)."
+                   : std::string("PostgreSQL column skipped: ")
+                        + (postgres ? postgres->absent() : std::string("--sqlite-only")));
     return 0;
 }

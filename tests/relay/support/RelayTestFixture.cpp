@@ -34,6 +34,12 @@ RelayTestFixture::RelayTestFixture(Options options)
         setup.engine.databaseUrl = pg->writer;
         setup.engine.dataDir.reset();
     }
+    if (!m_options.databaseUrl.empty()) {
+        setup.engine.databaseUrl = m_options.databaseUrl;
+        setup.engine.readDatabaseUrl = m_options.readDatabaseUrl;
+        setup.engine.readBudgetMs = m_options.readBudgetMs;
+        setup.engine.dataDir.reset();
+    }
     setup.engine.relaySecretKeyHex = relayKey.toHex();
     setup.engine.clock = [this] {
         return now();
