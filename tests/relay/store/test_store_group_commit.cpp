@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include <latch>
 #include <map>
 #include <mutex>
 #include <set>
@@ -170,9 +171,15 @@ private slots:
         constexpr int kThreads = 4;
         constexpr int kEach = 60;
         std::atomic<int> committed {0}, discarded {0}, failed {0};
+        std::atomic<bool> held {false};
+        std::atomic<bool> heldUntilAllQueued {false};
+        // Every thread submits only once all have started: otherwise, on a loaded machine, one
+        // thread can run all its works before the next thread exists, and no two works ever meet.
+        std::latch started(kThreads);
         std::vector<std::thread> threads;
         for (int t = 0; t < kThreads; ++t) {
             threads.emplace_back([&, t] {
+                started.arrive_and_wait();
                 for (int i = 0; i < kEach; ++i) {
                     const std::string key = "t-" + std::to_string(t) + "-" + std::to_string(i);
                     const auto outcome = database->writeInGroup(
@@ -183,13 +190,15 @@ private slots:
                             insert.bind(1, std::string_view(key));
                             if (!insert.run())
                                 return;
-                            if (t == 0 && i == 0) {
-                                // Hold the first group open until every thread has queued, so
-                                // throwing, rejected and committing works share a transaction.
-                                QDeadlineTimer deadline(5000);
+                            if (!held.exchange(true)) {
+                                // Hold the first work until every thread has queued one (the
+                                // running work is still in the queue), so the next group holds
+                                // a throwing, a rejected and a committing work.
+                                QDeadlineTimer deadline(60000);
                                 while (database->queuedWrites() < std::size_t(kThreads)
                                        && !deadline.hasExpired())
                                     std::this_thread::yield();
+                                heldUntilAllQueued = !deadline.hasExpired();
                             }
                             if ((t + i) % 3 == 0)
                                 throw std::runtime_error("bad event");
@@ -213,6 +222,7 @@ private slots:
         }
         for (auto &thread : threads)
             thread.join();
+        QVERIFY2(heldUntilAllQueued, "the other threads never queued behind the first work");
         QCOMPARE(failed.load(), 0);
         QCOMPARE(committed.load(), kThreads * kEach / 3);
         QCOMPARE(discarded.load(), kThreads * kEach * 2 / 3);
