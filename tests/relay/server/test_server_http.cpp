@@ -110,7 +110,7 @@ void TestServerHttp::loopbackAliasesReachTheDefaultCommunity()
 {
     RelayTestFixture relay;
     HttpTestClient http(relay);
-    for (const QByteArray host :
+    for (const QByteArray &host :
          {QByteArray("localhost:"), QByteArray("LOCALHOST:"), QByteArray("127.0.0.1:")}) {
         http.setHostHeader(host + QByteArray::number(relay.port()));
         QCOMPARE(http.get(QStringLiteral("/info")).status, 200);
