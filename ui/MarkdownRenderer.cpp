@@ -74,6 +74,13 @@ void MarkdownRenderer::render(QTextDocument *document, const QString &markdown,
     polish(document, palette);
 }
 
+QString MarkdownRenderer::plainText(const QString &markdown)
+{
+    QTextDocument document;
+    document.setMarkdown(markdown);
+    return document.toPlainText();
+}
+
 void MarkdownRenderer::polish(QTextDocument *document, const QPalette &palette)
 {
     const QColor base = palette.color(QPalette::Base);

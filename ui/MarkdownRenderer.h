@@ -17,6 +17,9 @@ public:
     static void render(QTextDocument *document, const QString &markdown, const QPalette &palette);
     // The restyling alone (a document that already holds imported Markdown).
     static void polish(QTextDocument *document, const QPalette &palette);
+    // What a reader of the rendered canvas sees, as plain text: no "**", "#", "> " or link
+    // targets (search snippets quote it, not the Markdown source).
+    static QString plainText(const QString &markdown);
 };
 
 } // namespace buzz::ui

@@ -4,6 +4,7 @@
 #include "canvas/SearchService.h"
 #include "net/nostr/Nip19.h"
 #include "ui/Accessibility.h"
+#include "ui/MarkdownRenderer.h"
 #include "ui/SearchResultDelegate.h"
 #include "ui/models/SearchResultModel.h"
 
@@ -17,6 +18,32 @@
 #include <memory>
 
 namespace buzz::ui {
+
+namespace {
+
+// The source lines around the first match of any query term, a few hundred characters either
+// way: rendering a whole 256 KiB canvas to plain text takes ~100 ms, a few lines well under one.
+QString sourceAroundMatch(const QString &content, const QString &query)
+{
+    constexpr qsizetype kContext = 300;
+    constexpr qsizetype kMaxLine = 2000; // one huge line: cut it rather than render it all
+    qsizetype at = -1;
+    for (QString term : query.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        term.remove(QLatin1Char('"'));
+        const qsizetype found = term.isEmpty() ? -1 : content.indexOf(term, 0, Qt::CaseInsensitive);
+        if (found >= 0 && (at < 0 || found < at))
+            at = found;
+    }
+    if (at < 0)
+        return {};
+    qsizetype from = at > kContext ? content.lastIndexOf(QLatin1Char('\n'), at - kContext) + 1 : 0;
+    from = qMax(from, at - kMaxLine);
+    qsizetype to = content.indexOf(QLatin1Char('\n'), at + kContext);
+    to = to < 0 ? content.size() : qMin(to, at + kMaxLine);
+    return content.mid(from, to - from);
+}
+
+} // namespace
 
 SearchPanel::SearchPanel(const UiServices &services, QWidget *parent)
     : QWidget(parent)
@@ -108,9 +135,15 @@ void SearchPanel::runSearch()
                 Hit hit;
                 hit.kind = Hit::Kind::Canvas;
                 hit.title = QStringLiteral("# ") + (name.isEmpty() ? found.channel.left(8) : name);
-                hit.snippet = found.snippet.text;
-                hit.matchStart = found.snippet.matchStart;
-                hit.matchLength = found.snippet.matchLength;
+                // Quote the canvas as it reads, not its Markdown ("….1** to the design"); a match
+                // that only exists in the source (a term spanning markup) keeps the source's.
+                canvas::SearchSnippet snippet = canvas::SearchService::snippet(
+                    MarkdownRenderer::plainText(sourceAroundMatch(shown.content, query)), query);
+                if (snippet.matchStart < 0)
+                    snippet = found.snippet;
+                hit.snippet = snippet.text;
+                hit.matchStart = snippet.matchStart;
+                hit.matchLength = snippet.matchLength;
                 hit.channelId = found.channel;
                 hit.eventId = shown.eventId;
                 hit.pubkey = shown.author;

@@ -99,6 +99,38 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window->canvasPane()->channelId(), older, 10000);
     }
 
+    void snippetQuotesTheCanvasAsItReads()
+    {
+        // A snippet is read as text beside the rendered canvas: Markdown's markers and link
+        // targets are not part of it, and the match stays highlighted in what is left.
+        UiTestHarness harness;
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        QVERIFY(alice);
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("plans")));
+        // Far down a large canvas (~90 KB), as a snippet of a long document is.
+        QString canvas = QStringLiteral("# Release **plan**\n\n");
+        for (int i = 0; i < 2000; ++i)
+            canvas += QStringLiteral("- filler item %1 with **bold** words\n").arg(i);
+        canvas += QStringLiteral("\n> We ship the *zebra* build on `Tuesday`, see "
+                                 "[the notes](https://example.org/notes).\n");
+        QVERIFY(UiTestHarness::seedRevision(alice, canvas));
+        auto *panel = alice->window()->searchPanel();
+        QSignalSpy finished(panel, &ui::SearchPanel::searchFinished);
+        panel->search(QStringLiteral("zebra"));
+        QVERIFY(finished.wait(10000));
+        const auto hits = canvasHits(panel->model());
+        QCOMPARE(int(hits.size()), 1);
+        const QString snippet = hits[0]->snippet;
+        QVERIFY2(
+            snippet.contains(QStringLiteral("We ship the zebra build on Tuesday, see the notes.")),
+            qPrintable(snippet));
+        for (const QString &marker : {QStringLiteral("*"), QStringLiteral("#"), QStringLiteral("`"),
+                                      QStringLiteral(">"), QStringLiteral("https://")})
+            QVERIFY2(!snippet.contains(marker),
+                     qPrintable(marker + QStringLiteral(" in ") + snippet));
+        QCOMPARE(snippet.mid(hits[0]->matchStart, hits[0]->matchLength), QStringLiteral("zebra"));
+    }
+
     void historyShowsChangeSummaryPerRevision()
     {
         UiTestHarness harness;
