@@ -68,6 +68,7 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
     m_ingestJobs = std::make_unique<JobQueue>(m_verifyPool, runners, 5);
     m_context.ingestJobs = m_ingestJobs.get();
     m_context.dispatcher = this;
+    m_context.mailbox = std::make_shared<NetworkThreadMailbox>(this);
     m_context.metrics = &m_metrics;
     m_context.clock = m_options.clock;
     m_membership = RelayMembership(m_options.requireRelayMembership, m_options.relayMembers,
@@ -78,6 +79,7 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
 RelayServer::~RelayServer()
 {
     stop();
+    m_context.mailbox->close();
 }
 
 bool RelayServer::start(const QString &hostAndPort)
@@ -161,15 +163,15 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
     m_nip11 = nip11DocumentJson(m_engine.relayPublicKeyHex(), m_membership.isRequired());
 
     QPointer<RelayServer> self(this);
-    m_engine.setCommitListener([self](std::shared_ptr<const StoredEvent> shared) {
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, shared] {
+    // Through the mailbox, like the OKs: the writer thread posts a batch per group commit, not a
+    // call per event.
+    m_engine.setCommitListener(
+        [self, mailbox = m_context.mailbox](std::shared_ptr<const StoredEvent> shared) {
+            mailbox->post([self, shared] {
                 if (self)
                     self->onCommitted(shared);
-            },
-            Qt::QueuedConnection);
-    });
+            });
+        });
     qCInfo(lcRelayServer) << "listening on" << httpUrl() << "relay URL" << url() << "- at most"
                           << m_tcp->maxOpenConnections() << "connections at once";
     return true;

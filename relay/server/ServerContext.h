@@ -3,6 +3,7 @@
 #include "relay/RelayEngine.h"
 #include "relay/auth/RelayMembership.h"
 #include "relay/server/JobQueue.h"
+#include "relay/server/NetworkThreadMailbox.h"
 #include "relay/server/OutboundQueue.h"
 #include "relay/server/PendingReplies.h"
 #include "relay/server/ServerMetrics.h"
@@ -26,6 +27,7 @@ struct ServerContext
     QThreadPool *workers = nullptr; // every engine call runs here, never on the network thread
     JobQueue *ingestJobs = nullptr; // short jobs on `workers`, a few runners draining one queue
     QObject *dispatcher = nullptr; // lives on the network thread and outlives every worker job
+    std::shared_ptr<NetworkThreadMailbox> mailbox; // to `dispatcher`, in batches
     ServerMetrics *metrics = nullptr;
     std::string relayUrl;
     const RelayMembership *membership = nullptr; // NIP-43 gate; null = off
@@ -67,20 +69,17 @@ struct ServerContext
     void runOffThreadAsync(QObject *receiver, Work work, Done done) const
     {
         QPointer<QObject> guard(receiver);
-        QObject *target = dispatcher;
+        std::shared_ptr<NetworkThreadMailbox> target = mailbox;
         std::shared_ptr<PendingReplies> pending = pendingReplies;
         pending->add();
         ingestJobs->push(
             [guard, target, pending, work = std::move(work), done = std::move(done)]() mutable {
                 work([guard, target, pending, done](Result result) {
                     auto shared = std::make_shared<Result>(std::move(result));
-                    QMetaObject::invokeMethod(
-                        target,
-                        [guard, shared, done]() mutable {
-                            if (guard)
-                                done(std::move(*shared));
-                        },
-                        Qt::QueuedConnection);
+                    target->post([guard, shared, done]() mutable {
+                        if (guard)
+                            done(std::move(*shared));
+                    });
                     pending->release();
                 });
             });
