@@ -67,7 +67,6 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
     m_verifyPool.setMaxThreadCount(runners);
     m_ingestJobs = std::make_unique<JobQueue>(m_verifyPool, runners, 5);
     m_context.ingestJobs = m_ingestJobs.get();
-    m_context.dispatcher = this;
     m_context.mailbox = std::make_shared<NetworkThreadMailbox>(this);
     m_context.metrics = &m_metrics;
     m_context.clock = m_options.clock;
@@ -399,10 +398,10 @@ void RelayServer::revokeLostAccess(const StoredEvent &stored)
     if (holders->empty())
         return;
     RelayEngine *engine = &m_engine;
-    QPointer<RelayServer> self(this);
     // Queued on the fan-out thread ahead of this event's own delivery, which re-checks access
-    // per recipient too: a removed member sees neither the removal nor anything after it.
-    m_fanout.start([engine, self, holders, pubkeys = std::move(pubkeys),
+    // per recipient too: a removed member sees neither the removal nor anything after it (both
+    // reach the network thread through the one mailbox, in that order).
+    m_fanout.start([engine, mailbox = m_context.mailbox, holders, pubkeys = std::move(pubkeys),
                     community = stored.community, channel = *stored.channel] {
         auto lost = std::make_shared<std::set<std::string>>();
         for (const std::string &pubkey : pubkeys) {
@@ -411,15 +410,12 @@ void RelayServer::revokeLostAccess(const StoredEvent &stored)
         }
         if (lost->empty())
             return;
-        QMetaObject::invokeMethod(
-            self.data(),
-            [holders, lost, channel] {
-                for (const auto &session : *holders) {
-                    if (session && lost->count(session->pubkey()))
-                        session->revokeChannel(channel);
-                }
-            },
-            Qt::QueuedConnection);
+        mailbox->post([holders, lost, channel] {
+            for (const auto &session : *holders) {
+                if (session && lost->count(session->pubkey()))
+                    session->revokeChannel(channel);
+            }
+        });
     });
 }
 
@@ -442,26 +438,21 @@ void RelayServer::onCommitted(std::shared_ptr<const StoredEvent> stored)
     if (recipients->empty())
         return;
     RelayEngine *engine = &m_engine;
-    QPointer<RelayServer> self(this);
     // Per-recipient read checks hit the store, so they run off the network thread; one fan-out
     // thread keeps deliveries in notification order.
-    m_fanout.start([engine, self, stored, recipients, pubkeys = std::move(pubkeys)] {
+    m_fanout.start([engine, mailbox = m_context.mailbox, stored, recipients,
+                    pubkeys = std::move(pubkeys)] {
         auto allowed = std::make_shared<std::set<std::string>>();
         for (const std::string &pubkey : pubkeys) {
             if (!stored->channel || engine->canRead(stored->community, *stored->channel, pubkey))
                 allowed->insert(pubkey);
         }
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, stored, recipients, allowed] {
-                if (!self)
-                    return;
-                for (const auto &session : *recipients) {
-                    if (session && allowed->count(session->pubkey()))
-                        session->deliverLive(stored);
-                }
-            },
-            Qt::QueuedConnection);
+        mailbox->post([stored, recipients, allowed] {
+            for (const auto &session : *recipients) {
+                if (session && allowed->count(session->pubkey()))
+                    session->deliverLive(stored);
+            }
+        });
     });
 }
 

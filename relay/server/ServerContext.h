@@ -26,8 +26,9 @@ struct ServerContext
     RelayEngine *engine = nullptr;
     QThreadPool *workers = nullptr; // every engine call runs here, never on the network thread
     JobQueue *ingestJobs = nullptr; // short jobs on `workers`, a few runners draining one queue
-    QObject *dispatcher = nullptr; // lives on the network thread and outlives every worker job
-    std::shared_ptr<NetworkThreadMailbox> mailbox; // to `dispatcher`, in batches
+    // The one way back to the network thread (every reply, fan-out and revocation, in post
+    // order), to a receiver there that outlives every worker job.
+    std::shared_ptr<NetworkThreadMailbox> mailbox;
     ServerMetrics *metrics = nullptr;
     std::string relayUrl;
     const RelayMembership *membership = nullptr; // NIP-43 gate; null = off
@@ -48,16 +49,13 @@ struct ServerContext
     {
         using Result = std::invoke_result_t<Work &>;
         QPointer<QObject> guard(receiver);
-        QObject *target = dispatcher;
+        std::shared_ptr<NetworkThreadMailbox> target = mailbox;
         workers->start([guard, target, work = std::move(work), done = std::move(done)]() mutable {
             auto result = std::make_shared<Result>(work());
-            QMetaObject::invokeMethod(
-                target,
-                [guard, result, done]() mutable {
-                    if (guard)
-                        done(std::move(*result));
-                },
-                Qt::QueuedConnection);
+            target->post([guard, result, done]() mutable {
+                if (guard)
+                    done(std::move(*result));
+            });
         });
     }
 
