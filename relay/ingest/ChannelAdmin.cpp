@@ -75,7 +75,10 @@ std::optional<IngestResult> ChannelAdmin::validate(store::WriteTransaction &tx,
         if (const std::string *type = event.tagValue("channel_type");
             type && *type != "stream" && *type != "forum")
             return invalid("invalid channel_type: " + *type);
-        if (reader.channel(community, newChannelId)) {
+        // A deleted channel's id stays taken: a channel created under it would inherit (and
+        // show its members) everything the deleted one held, its canvas head too.
+        if (reader.channel(community, newChannelId)
+            || reader.isRetiredChannel(community, newChannelId)) {
             // A byte-identical replay of the creation event (exact (id, created_at) pair of the
             // already-signed event, live or deleted, looked up on the writer inside this
             // transaction, so PostgreSQL reads only that event's month) is a success; anything
@@ -200,7 +203,7 @@ bool ChannelAdmin::applyDelete(store::WriteTransaction &tx, const nostr::Event &
         if (!tx.rows().upsertMember(member))
             return false;
     }
-    return tx.rows().deleteChannel(channel.community, channel.uuid);
+    return tx.rows().deleteChannel(channel.community, channel.uuid, now);
 }
 
 bool ChannelAdmin::applyCreate(store::WriteTransaction &tx, const nostr::Event &event,

@@ -45,6 +45,8 @@ public:
 
     virtual std::optional<model::Channel> channel(const std::string &community,
                                                   const std::string &uuid) = 0;
+    // Whether `uuid` names a deleted channel (kind 9008): its id is never used again.
+    virtual bool isRetiredChannel(const std::string &community, const std::string &uuid) = 0;
     virtual std::optional<model::ChannelMember>
     member(const std::string &community, const std::string &channel, const std::string &pubkey) = 0;
     virtual std::vector<model::ChannelMember> activeMembers(const std::string &community,

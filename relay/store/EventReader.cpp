@@ -139,6 +139,15 @@ std::optional<model::Channel> EventReader::channel(const std::string &community,
     return rowToChannel(select);
 }
 
+bool EventReader::isRetiredChannel(const std::string &community, const std::string &uuid)
+{
+    auto select =
+        m_connection.prepare("SELECT 1 FROM retired_channels WHERE community = ?1 AND uuid = ?2");
+    select.bindStatic(1, community);
+    select.bindStatic(2, uuid);
+    return select.step();
+}
+
 std::optional<model::ChannelMember> EventReader::member(const std::string &community,
                                                         const std::string &channel,
                                                         const std::string &pubkey)

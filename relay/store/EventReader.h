@@ -45,6 +45,7 @@ public:
 
     std::optional<model::Channel> channel(const std::string &community,
                                           const std::string &uuid) override;
+    bool isRetiredChannel(const std::string &community, const std::string &uuid) override;
     std::optional<model::ChannelMember> member(const std::string &community,
                                                const std::string &channel,
                                                const std::string &pubkey) override;

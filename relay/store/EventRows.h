@@ -30,8 +30,10 @@ public:
     virtual bool upsertChannel(const model::Channel &channel) = 0;
     virtual bool upsertMember(const model::ChannelMember &member) = 0;
     // Kind 9008: the channel row goes (its events and member rows stay, members already removed
-    // by the caller), so the channel is "not found" from here on.
-    virtual bool deleteChannel(const std::string &community, const std::string &uuid) = 0;
+    // by the caller), so the channel is "not found" from here on, and its id is retired
+    // (EventLookup::isRetiredChannel).
+    virtual bool deleteChannel(const std::string &community, const std::string &uuid,
+                               std::int64_t deletedAt) = 0;
     virtual bool insertReaction(const std::string &community, const std::string &targetId,
                                 const std::string &pubkey, const std::string &emoji,
                                 const std::string &eventId) = 0;

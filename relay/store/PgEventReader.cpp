@@ -151,6 +151,14 @@ std::optional<model::Channel> PgEventReader::channel(const std::string &communit
     return rowToChannel(found);
 }
 
+bool PgEventReader::isRetiredChannel(const std::string &community, const std::string &uuid)
+{
+    PgResult found =
+        m_connection.run("SELECT 1 FROM retired_channels WHERE community = $1 AND uuid = $2",
+                         PgParams().text(community).text(uuid));
+    return found.ok() && found.rows() > 0;
+}
+
 std::optional<model::ChannelMember> PgEventReader::member(const std::string &community,
                                                           const std::string &channel,
                                                           const std::string &pubkey)

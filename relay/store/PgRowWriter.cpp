@@ -176,12 +176,18 @@ bool PgRowWriter::upsertMember(const model::ChannelMember &member)
         .ok();
 }
 
-bool PgRowWriter::deleteChannel(const std::string &community, const std::string &uuid)
+bool PgRowWriter::deleteChannel(const std::string &community, const std::string &uuid,
+                                std::int64_t deletedAt)
 {
     return m_connection
-        .run("DELETE FROM channels WHERE community = $1 AND uuid = $2",
-             PgParams().text(community).text(uuid))
-        .ok();
+               .run("DELETE FROM channels WHERE community = $1 AND uuid = $2",
+                    PgParams().text(community).text(uuid))
+               .ok()
+        && m_connection
+               .run("INSERT INTO retired_channels (community, uuid, retired_at) VALUES ($1, $2, "
+                    "$3) ON CONFLICT DO NOTHING",
+                    PgParams().text(community).text(uuid).int64(deletedAt))
+               .ok();
 }
 
 bool PgRowWriter::insertReaction(const std::string &community, const std::string &targetId,

@@ -135,6 +135,14 @@ CREATE TABLE IF NOT EXISTS channel_members (
 CREATE INDEX IF NOT EXISTS members_by_pubkey
     ON channel_members (community, pubkey) WHERE removed_at IS NULL;
 
+-- The ids of deleted channels (kind 9008), never used again (store/Schema.cpp says why).
+CREATE TABLE IF NOT EXISTS retired_channels (
+    community  text   NOT NULL,
+    uuid       text   NOT NULL,
+    retired_at bigint NOT NULL,
+    PRIMARY KEY (community, uuid)
+);
+
 CREATE TABLE IF NOT EXISTS reactions (
     community text NOT NULL,
     target_id text NOT NULL,
@@ -156,6 +164,17 @@ CREATE TABLE IF NOT EXISTS replica_heartbeat (
 );
 INSERT INTO replica_heartbeat (id, token, epoch, fence_wall, committed_at_ms)
     VALUES (1, 0, 0, 0, 0) ON CONFLICT (id) DO NOTHING;
+)SQL";
+
+// Schema pg-1 had no retired_channels: a channel id on an event with no channels row is a channel
+// deleted before (store/SchemaMigration.cpp says why). One scan of events, once.
+constexpr const char *kRetireDeletedChannels = R"SQL(
+INSERT INTO retired_channels (community, uuid, retired_at)
+    SELECT e.community, e.channel, MAX(extract(epoch FROM e.created_at))::bigint FROM events e
+    WHERE e.channel IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM channels c WHERE c.community = e.community AND c.uuid = e.channel)
+    GROUP BY e.community, e.channel
+ON CONFLICT DO NOTHING;
 )SQL";
 
 std::string quoteTimestamp(std::int64_t unixSeconds)
@@ -244,14 +263,17 @@ bool PgSchema::apply(PgConnection &connection, std::int64_t nowSec, std::string 
     if (!connection.execOk("SELECT pg_advisory_xact_lock(4242017)"))
         return fail("schema lock");
     bool ok = true;
+    std::string stored;
     if (exists(connection, "relay_meta", ok)) {
         PgResult version =
             connection.exec("SELECT value FROM relay_meta WHERE key = 'schema_version'");
         if (!version.ok())
             return fail("schema");
-        if (version.rows() > 0 && version.text(0, 0) != kVersion) {
-            error = "relay database has schema version " + std::string(version.text(0, 0))
-                + ", not this relay's " + kVersion + "; it is left untouched";
+        if (version.rows() > 0)
+            stored = version.text(0, 0);
+        if (!stored.empty() && stored != kVersion && stored != "pg-1") {
+            error = "relay database has schema version " + stored + ", not this relay's " + kVersion
+                + "; it is left untouched";
             connection.exec("ROLLBACK");
             return false;
         }
@@ -260,6 +282,9 @@ bool PgSchema::apply(PgConnection &connection, std::int64_t nowSec, std::string 
         return fail("schema");
     if (!connection.execOk(kFunctions) || !connection.execOk(kTables))
         return fail("schema");
+    // pg-1 → pg-2: the tables above are new; they learn the old rows in this transaction.
+    if (stored == "pg-1" && !connection.execOk(kRetireDeletedChannels))
+        return fail("schema migration from pg-1");
 
     std::tm first {};
     first.tm_year = kFirstYear - 1900;
@@ -313,7 +338,7 @@ bool PgSchema::apply(PgConnection &connection, std::int64_t nowSec, std::string 
     }
     if (!connection.execOk(std::string("INSERT INTO relay_meta (key, value) VALUES "
                                        "('schema_version', '")
-                           + kVersion + "') ON CONFLICT (key) DO NOTHING")
+                           + kVersion + "') ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         || !connection.execOk("COMMIT"))
         return fail("schema");
     return true;

@@ -16,7 +16,7 @@ class PgConnection;
 class PgSchema
 {
 public:
-    static constexpr const char *kVersion = "pg-1";
+    static constexpr const char *kVersion = "pg-2";
     // Monthly partitions start here; earlier rows go to events_past.
     static constexpr int kFirstYear = 2026;
     static constexpr int kFirstMonth = 1;

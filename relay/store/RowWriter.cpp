@@ -236,14 +236,23 @@ bool RowWriter::upsertMember(const model::ChannelMember &member)
     return true;
 }
 
-bool RowWriter::deleteChannel(const std::string &community, const std::string &uuid)
+bool RowWriter::deleteChannel(const std::string &community, const std::string &uuid,
+                              std::int64_t deletedAt)
 {
     auto remove = m_connection.prepare("DELETE FROM channels WHERE community = ?1 AND uuid = ?2");
     remove.bindStatic(1, community);
     remove.bindStatic(2, uuid);
-    if (!remove.run())
+    auto retire = m_connection.prepare("INSERT OR IGNORE INTO retired_channels (community, uuid, "
+                                       "retired_at) VALUES (?1, ?2, ?3)");
+    retire.bindStatic(1, community);
+    retire.bindStatic(2, uuid);
+    retire.bind(3, deletedAt);
+    if (!remove.run() || !retire.run())
         return false;
-    record({{"op", "channel_delete"}, {"community", community}, {"uuid", uuid}});
+    record({{"op", "channel_delete"},
+            {"community", community},
+            {"uuid", uuid},
+            {"deleted_at", deletedAt}});
     return true;
 }
 
@@ -336,7 +345,8 @@ bool RowWriter::applyChange(SqliteConnection &connection, const nlohmann::json &
             member.removedAt = optionalInt(op["removed_at"]);
             ok = rows.upsertMember(member);
         } else if (kind == "channel_delete") {
-            ok = rows.deleteChannel(community, op.value("uuid", ""));
+            ok = rows.deleteChannel(community, op.value("uuid", ""),
+                                    op.value("deleted_at", std::int64_t {0}));
         } else if (kind == "reaction_add") {
             ok = rows.insertReaction(community, op.value("target_id", ""), op.value("pubkey", ""),
                                      op.value("emoji", ""), op.value("event_id", ""));

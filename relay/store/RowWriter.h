@@ -37,7 +37,8 @@ public:
                     std::int64_t deletedAt) override;
     bool upsertChannel(const model::Channel &channel) override;
     bool upsertMember(const model::ChannelMember &member) override;
-    bool deleteChannel(const std::string &community, const std::string &uuid) override;
+    bool deleteChannel(const std::string &community, const std::string &uuid,
+                       std::int64_t deletedAt) override;
     bool insertReaction(const std::string &community, const std::string &targetId,
                         const std::string &pubkey, const std::string &emoji,
                         const std::string &eventId) override;

@@ -107,6 +107,16 @@ CREATE TABLE IF NOT EXISTS channel_members (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS members_by_pubkey ON channel_members (community, pubkey) WHERE removed_at IS NULL;
 
+-- The ids of deleted channels (kind 9008). An id stays retired: a kind 9007 naming it is a
+-- duplicate, so no new channel ever inherits what the deleted one held (its events keep their
+-- channel id and are readable by nobody, as no channels row grants access to them).
+CREATE TABLE IF NOT EXISTS retired_channels (
+    community  TEXT    NOT NULL,
+    uuid       TEXT    NOT NULL,
+    retired_at INTEGER NOT NULL,
+    PRIMARY KEY (community, uuid)
+) WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS reactions (
     community TEXT NOT NULL,
     target_id TEXT NOT NULL,
@@ -184,6 +194,9 @@ bool Schema::apply(SqliteConnection &connection, const StoreExtensions &extensio
                              + std::to_string(kVersion) + "')")
                                 .c_str()))
         return fail("schema: " + connection.lastError());
+    if (migrate && !SchemaMigration::afterSchema(connection, *version))
+        return fail("schema migration from version " + std::to_string(*version)
+                    + " failed, the database is unchanged: " + connection.lastError());
     for (const auto &extension : extensions) {
         if (!extension->applySchema(connection))
             return fail("schema: " + connection.lastError());
@@ -192,6 +205,8 @@ bool Schema::apply(SqliteConnection &connection, const StoreExtensions &extensio
         return true;
     if (!connection.exec("COMMIT"))
         return fail("schema: " + connection.lastError());
+    if (!SchemaMigration::freesPages(*version))
+        return true;
     // The old tables' pages are free now: give them back to the file system once.
     if (!connection.exec("VACUUM")) {
         if (error)

@@ -53,6 +53,17 @@ DROP TABLE thread_metadata;
 ALTER TABLE thread_metadata_v2 RENAME TO thread_metadata;
 )SQL";
 
+// A channel row goes only when the channel is deleted (kind 9008), and every channel leaves events
+// behind (its own 9007, the relay's 40099 channel_created, live or soft-deleted): a channel id on
+// an event with no channels row is a deleted one. One scan of events, once.
+constexpr const char *kRetireDeletedChannels = R"SQL(
+INSERT OR IGNORE INTO retired_channels (community, uuid, retired_at)
+    SELECT e.community, e.channel, MAX(e.created_at) FROM events e
+    WHERE e.channel IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM channels c WHERE c.community = e.community AND c.uuid = e.channel)
+    GROUP BY e.community, e.channel;
+)SQL";
+
 std::int64_t single(SqliteConnection &connection, const char *sql)
 {
     auto statement = connection.prepare(sql);
@@ -62,12 +73,26 @@ std::int64_t single(SqliteConnection &connection, const char *sql)
 
 bool SchemaMigration::fromVersion(SqliteConnection &connection, int version)
 {
+    if (version == 2)
+        return true; // only tables to add: afterSchema fills them
     if (version != 1)
         return false;
     const std::int64_t events = single(connection, "SELECT count(*) FROM events");
     qCInfo(lcStore) << "migrating the relay database from schema version 1:" << events << "events";
     return connection.exec(kFromVersion1)
         && single(connection, "SELECT count(*) FROM events") == events;
+}
+
+bool SchemaMigration::afterSchema(SqliteConnection &connection, int version)
+{
+    if (version > 2)
+        return true;
+    const bool retired = connection.exec(kRetireDeletedChannels);
+    if (retired)
+        qCInfo(lcStore) << "retired the ids of"
+                        << single(connection, "SELECT count(*) FROM retired_channels")
+                        << "deleted channels";
+    return retired;
 }
 
 } // namespace buzz::relay::store

@@ -114,7 +114,7 @@ std::optional<PgUrls> PgTestCluster::freshStore()
     const std::string reset = tables
         ? "TRUNCATE " + schema + ".events, " + schema + ".event_tags, " + schema
             + ".thread_metadata, " + schema + ".channels, " + schema + ".channel_members, " + schema
-            + ".reactions"
+            + ".reactions, " + schema + ".retired_channels"
         : "DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema;
     if (!primary->execOk(reset))
         abortRun("cannot prepare schema " + schema + ": " + primary->lastError());
