@@ -45,7 +45,7 @@ std::optional<IngestResult> CanvasCas::validate(const nostr::Event &event, std::
         expectation.present = true;
         if (value == "none")
             expectation.head.reset();
-        else if (KindRules::isHex64(value))
+        else if (KindRules::isHex64(lowered(value))) // a comparison value: either case
             expectation.head = lowered(value);
         else
             return invalid("invalid: bad expected canvas revision");

@@ -142,7 +142,9 @@ Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::E
                           + std::to_string(kMaxDTagBytes) + ")");
     }
 
-    // Step 5: channel resolution.
+    // Step 5: channel resolution, of channel ids and member keys written canonically only.
+    if (auto refusal = KindRules::nonCanonicalIdError(event))
+        return reject(std::move(*refusal));
     std::optional<std::string> channelId;
     std::optional<store::EventLookup::Found> target;
     std::string newChannelId;

@@ -92,8 +92,28 @@ bool KindRules::isUuid(std::string_view text)
 bool KindRules::isHex64(std::string_view text)
 {
     return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
-               return std::isxdigit(static_cast<unsigned char>(c));
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
            });
+}
+
+std::optional<std::string> KindRules::nonCanonicalIdError(const nostr::Event &event)
+{
+    const auto hasUpper = [](std::string_view text) {
+        return std::any_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+    };
+    const bool memberEvent = event.kind == nostr::kinds::kGroupAddMember
+        || event.kind == nostr::kinds::kGroupRemoveMember;
+    for (const auto &tag : event.tags) {
+        if (tag.size() < 2)
+            continue;
+        if (tag[0] == "h" && !isGlobal(event.kind) && isUuid(tag[1]) && hasUpper(tag[1]))
+            return std::string("invalid: channel id must be a lower-case UUID");
+        if (tag[0] == "p" && memberEvent && tag[1].size() == 64 && hasUpper(tag[1])
+            && std::all_of(tag[1].begin(), tag[1].end(),
+                           [](unsigned char c) { return std::isxdigit(c); }))
+            return std::string("invalid: p tag must be a lower-case hex public key");
+    }
+    return std::nullopt;
 }
 
 std::optional<std::string> KindRules::channelFromTags(const nostr::Event &event)
