@@ -16,10 +16,12 @@ Q_LOGGING_CATEGORY(lcRelayAccept, "buzz.relay.accept")
 namespace buzz::relay {
 
 GuardedTcpServer::GuardedTcpServer(HttpLimits limits, HttpConnectionGuard::HostCheck isKnownHost,
-                                   ServerMetrics *metrics, int maxOpenConnections, QObject *parent)
+                                   HttpConnectionGuard::Upgrade upgrade, ServerMetrics *metrics,
+                                   int maxOpenConnections, QObject *parent)
     : QTcpServer(parent)
     , m_limits(limits)
     , m_isKnownHost(std::move(isKnownHost))
+    , m_upgrade(std::move(upgrade))
     , m_metrics(metrics)
     , m_maxOpen(std::max(1, maxOpenConnections))
 {
@@ -51,7 +53,8 @@ void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
         return;
     }
     ++m_open;
-    auto *guard = new HttpConnectionGuard(socket, m_httpServer, m_limits, m_isKnownHost, m_metrics);
+    auto *guard = new HttpConnectionGuard(socket, m_httpServer, m_limits, m_isKnownHost, m_upgrade,
+                                          m_metrics);
     // The guard is the socket's child: it goes when the socket goes, whoever deletes it
     // (QHttpServer, a WebSocket), and nobody else cuts its signals.
     connect(guard, &QObject::destroyed, this, &GuardedTcpServer::onConnectionFreed);
@@ -67,7 +70,13 @@ void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
 
 QTcpSocket *GuardedTcpServer::nextPendingConnection()
 {
+    if (m_handedOut)
+        m_handedOut->followHttpServer();
+    m_handedOut = nullptr;
     QTcpSocket *socket = QTcpServer::nextPendingConnection();
+    if (socket)
+        m_handedOut =
+            socket->findChild<HttpConnectionGuard *>(QString(), Qt::FindDirectChildrenOnly);
     if (m_full)
         pauseAccepting();
     return socket;

@@ -3,6 +3,7 @@
 #include "relay/server/HttpConnectionGuard.h"
 #include "relay/server/HttpRequestGuard.h"
 
+#include <QPointer>
 #include <QTcpServer>
 #include <QTimer>
 
@@ -32,7 +33,8 @@ public:
     static constexpr int kMinOpenConnections = 16;
 
     GuardedTcpServer(HttpLimits limits, HttpConnectionGuard::HostCheck isKnownHost,
-                     ServerMetrics *metrics, int maxOpenConnections, QObject *parent = nullptr);
+                     HttpConnectionGuard::Upgrade upgrade, ServerMetrics *metrics,
+                     int maxOpenConnections, QObject *parent = nullptr);
 
     // Connections this process can hold now: the RLIMIT_NOFILE soft limit less the descriptors
     // already open and kReservedDescriptors, at least kMinOpenConnections.
@@ -45,7 +47,9 @@ public:
     int openConnections() const { return m_open; }
 
     // QHttpServer takes each connection here; QTcpServer re-enables accepting in it, so a full
-    // server pauses again.
+    // server pauses again. QHttpServer connects to a connection right after taking it and then
+    // asks for the next (its loop ends on nullptr): that is where the connection's guard puts its
+    // second slot behind QHttpServer's (HttpConnectionGuard::followHttpServer).
     QTcpSocket *nextPendingConnection() override;
 
 protected:
@@ -59,7 +63,9 @@ private:
 
     HttpLimits m_limits;
     HttpConnectionGuard::HostCheck m_isKnownHost;
+    HttpConnectionGuard::Upgrade m_upgrade;
     ServerMetrics *m_metrics;
+    QPointer<HttpConnectionGuard> m_handedOut; // its socket was taken last, not yet followed
     QObject *m_httpServer = nullptr;
     QTimer m_acceptRetry;
     int m_open = 0;

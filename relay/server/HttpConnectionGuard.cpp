@@ -37,13 +37,14 @@ const char *refusalReason(int status)
 
 HttpConnectionGuard::HttpConnectionGuard(QTcpSocket *socket, QObject *httpServer,
                                          const HttpLimits &limits, HostCheck isKnownHost,
-                                         ServerMetrics *metrics)
+                                         Upgrade upgrade, ServerMetrics *metrics)
     : QObject(socket)
     , m_socket(socket)
     , m_httpServer(httpServer)
     , m_limits(limits)
     , m_guard(limits)
     , m_isKnownHost(std::move(isKnownHost))
+    , m_upgrade(std::move(upgrade))
     , m_metrics(metrics)
 {
     m_readConnection =
@@ -54,19 +55,41 @@ HttpConnectionGuard::HttpConnectionGuard(QTcpSocket *socket, QObject *httpServer
     m_timer.start(m_limits.idleTimeoutMs);
 }
 
+void HttpConnectionGuard::followHttpServer()
+{
+    if (m_following)
+        return;
+    m_following = true;
+    connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnectionGuard::afterHttpServerRead);
+}
+
+void HttpConnectionGuard::afterHttpServerRead()
+{
+    // Whatever QHttpServer left in the buffer was seen by onReadyRead before it.
+    m_seenUnread = std::min(m_seenUnread, std::max<qint64>(0, m_socket->bytesAvailable()));
+}
+
 void HttpConnectionGuard::onReadyRead()
 {
     if (m_draining) {
         m_socket->readAll(); // discarded: the request was answered already
         return;
     }
+    if (!m_following) // GuardedTcpServer missed it: too late for what QHttpServer read already
+        followHttpServer();
     const qint64 available = m_socket->bytesAvailable();
-    if (available <= 0)
+    // QHttpServer re-emits readyRead after each request while bytes are left: those were fed
+    // already. New bytes are appended behind them.
+    const qint64 fresh = available - std::min(m_seenUnread, available);
+    if (fresh <= 0) {
+        m_seenUnread = std::max<qint64>(0, available);
         return;
+    }
     // Only the head needs the bytes themselves; a body is counted, never copied.
     const QByteArray bytes = m_socket->peek(available);
+    m_seenUnread = available;
     const auto verdict =
-        m_guard.feed(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        m_guard.feed(std::string_view(bytes.constData() + (available - fresh), std::size_t(fresh)));
     switch (verdict.kind) {
     case HttpRequestGuard::Verdict::Kind::Continue:
         rearm();
@@ -81,9 +104,22 @@ void HttpConnectionGuard::onReadyRead()
                    "application/json");
             return;
         }
-        stopWatching(); // a WebSocket now: its own liveness rules apply
+        handOver();
         return;
     }
+}
+
+void HttpConnectionGuard::handOver()
+{
+    // QHttpServer never parses the handshake: its readyRead slot goes, the head stays unread
+    // for QWebSocketServer, and the socket is a WebSocket from here (its own limits apply).
+    if (m_httpServer)
+        QObject::disconnect(m_socket, &QTcpSocket::readyRead, m_httpServer, nullptr);
+    stopWatching();
+    if (m_upgrade)
+        m_upgrade(m_socket);
+    else
+        m_socket->abort();
 }
 
 void HttpConnectionGuard::rearm()

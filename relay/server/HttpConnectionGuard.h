@@ -20,36 +20,52 @@ class ServerMetrics;
 // The socket side of HttpRequestGuard. Its readyRead slot is connected before QHttpServer's, so it
 // sees every byte of a request head before QHttpServer parses (and buffers) anything; a request
 // the guard refuses is answered here and QHttpServer never reads it. It also enforces the head,
-// body and idle timeouts, and stops watching once the connection became a WebSocket. A child of
-// its socket, so it goes with it.
+// body and idle timeouts on every request of the connection. A WebSocket handshake (the only way
+// out of HTTP) never reaches QHttpServer: the guard takes the socket from it and hands it to
+// `upgrade`. A child of its socket, so it goes with it.
+//
+// The socket's read buffer holds bytes the guard has seen and QHttpServer has not read yet (it
+// reads one request per readyRead). So that each byte is fed to the request guard exactly once, a
+// second slot behind QHttpServer's (followHttpServer) notes what is left unread after it.
 class HttpConnectionGuard : public QObject
 {
     Q_OBJECT
 public:
     // True when the Host header names a community (a WebSocket upgrade is answered 404 otherwise).
     using HostCheck = std::function<bool(std::string_view host)>;
+    // Takes a socket whose WebSocket handshake head is complete and unread in its buffer.
+    using Upgrade = std::function<void(QTcpSocket *socket)>;
 
     HttpConnectionGuard(QTcpSocket *socket, QObject *httpServer, const HttpLimits &limits,
-                        HostCheck isKnownHost, ServerMetrics *metrics);
+                        HostCheck isKnownHost, Upgrade upgrade, ServerMetrics *metrics);
+
+    // Connects the slot that runs after QHttpServer's readyRead slot; to be called once, right
+    // after QHttpServer connected to the socket.
+    void followHttpServer();
 
 private:
     void onReadyRead();
+    void afterHttpServerRead();
     void onTimeout();
     void onBytesWritten();
     void rearm();
     void refuse(int status, const std::string &body, const QByteArray &contentType);
     void stopWatching();
+    void handOver();
 
     QTcpSocket *m_socket;
     QPointer<QObject> m_httpServer;
     HttpLimits m_limits;
     HttpRequestGuard m_guard;
     HostCheck m_isKnownHost;
+    Upgrade m_upgrade;
     ServerMetrics *m_metrics;
     QTimer m_timer;
     QMetaObject::Connection m_readConnection;
     HttpRequestGuard::Phase m_timedPhase = HttpRequestGuard::Phase::Idle;
     std::uint64_t m_timedRequests = 0;
+    qint64 m_seenUnread = 0; // bytes at the front of the read buffer already fed to m_guard
+    bool m_following = false;
     bool m_draining = false; // refused: answer written, the rest of the request discarded
     bool m_shutDown = false;
 };

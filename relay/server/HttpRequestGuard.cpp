@@ -71,6 +71,17 @@ std::size_t headEnd(std::string_view buffer, std::size_t from)
     return std::string_view::npos;
 }
 
+// A Sec-WebSocket-Key is 16 bytes in base64 (RFC 6455 §4.1): 22 characters and `==`.
+bool isWebSocketKey(std::string_view key)
+{
+    if (key.size() != 24 || key.substr(22) != "==")
+        return false;
+    return std::all_of(key.begin(), key.begin() + 22, [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+            || c == '+' || c == '/';
+    });
+}
+
 } // namespace
 
 HttpRequestGuard::HttpRequestGuard(HttpLimits limits)
@@ -86,6 +97,8 @@ const char *HttpRequestGuard::reasonPhrase(int status)
         return "Not Found";
     case 408:
         return "Request Timeout";
+    case 405:
+        return "Method Not Allowed";
     case 413:
         return "Payload Too Large";
     case 426:
@@ -138,6 +151,8 @@ HttpRequestGuard::Verdict HttpRequestGuard::feed(std::string_view bytes)
             if (end > m_limits.maxHeadBytes)
                 return reject(431, "request header fields too large");
             verdict = parseHead(std::string_view(m_headBuffer).substr(0, end));
+            m_head.headBytes = end;
+            m_head.endsWithCrlf = end >= 4 && m_headBuffer.compare(end - 4, 4, "\r\n\r\n") == 0;
             m_headBuffer.clear();
             if (verdict.kind != Verdict::Kind::Continue)
                 return verdict;
@@ -163,6 +178,7 @@ HttpRequestGuard::Verdict HttpRequestGuard::parseHead(std::string_view head)
 {
     m_head = Head {};
     bool sawContentLength = false;
+    int upgradeHeaders = 0;
     bool firstLine = true;
     while (!head.empty()) {
         const std::size_t newline = head.find('\n');
@@ -180,9 +196,9 @@ HttpRequestGuard::Verdict HttpRequestGuard::parseHead(std::string_view head)
                 return reject(400, "malformed request line");
             m_head.method = std::string(line.substr(0, methodEnd));
             m_head.target = std::string(trimmed(line.substr(methodEnd + 1, targetEnd - methodEnd)));
-            const std::string_view version = line.substr(targetEnd + 1);
+            m_head.version = std::string(line.substr(targetEnd + 1));
             if (!isToken(m_head.method) || m_head.target.empty()
-                || (version != "HTTP/1.1" && version != "HTTP/1.0"))
+                || (m_head.version != "HTTP/1.1" && m_head.version != "HTTP/1.0"))
                 return reject(400, "malformed request line");
             continue;
         }
@@ -208,9 +224,17 @@ HttpRequestGuard::Verdict HttpRequestGuard::parseHead(std::string_view head)
         } else if (equalsIgnoringCase(name, "host")) {
             m_head.host = std::string(value);
         } else if (equalsIgnoringCase(name, "upgrade")) {
-            m_head.upgradeHeaderIsWebSocket = listContains(value, "websocket");
+            // Every Upgrade header counts: QHttpServer looks at one, this guard at all of them.
+            m_head.upgradeHeaderIsWebSocket =
+                m_head.upgradeHeaderIsWebSocket || listContains(value, "websocket");
+            m_head.upgradeIsWebSocketAlone =
+                ++upgradeHeaders == 1 && equalsIgnoringCase(value, "websocket");
         } else if (equalsIgnoringCase(name, "connection")) {
             m_head.connectionUpgrade = m_head.connectionUpgrade || listContains(value, "upgrade");
+        } else if (equalsIgnoringCase(name, "sec-websocket-key")) {
+            m_head.webSocketKey = std::string(value);
+        } else if (equalsIgnoringCase(name, "sec-websocket-version")) {
+            m_head.webSocketVersion = std::string(value);
         }
     }
     if (firstLine)
@@ -218,23 +242,45 @@ HttpRequestGuard::Verdict HttpRequestGuard::parseHead(std::string_view head)
     return {};
 }
 
+HttpRequestGuard::Verdict HttpRequestGuard::checkWebSocketHandshake()
+{
+    // A WebSocket upgrade the parser would not recognise as one would reach the routes as a
+    // plain GET and never be answered.
+    if (!m_head.connectionUpgrade)
+        return reject(426, "Connection header did not include 'upgrade'");
+    if (m_head.method != "GET")
+        return reject(405, "Request method must be `GET`");
+    const std::string_view path =
+        std::string_view(m_head.target).substr(0, m_head.target.find('?'));
+    if (path != "/")
+        return reject(400, "WebSocket upgrades are served on / only");
+    if (m_head.version != "HTTP/1.1")
+        return reject(400, "a WebSocket handshake needs HTTP/1.1");
+    // Nothing of a body may follow: after the head the bytes are WebSocket frames.
+    if (m_head.chunked || m_head.contentLength > 0)
+        return reject(400, "a WebSocket handshake has no body");
+    if (!m_head.upgradeIsWebSocketAlone)
+        return reject(400, "`Upgrade` header must name websocket alone");
+    if (m_head.webSocketVersion != "13")
+        return reject(400, "`Sec-WebSocket-Version` header did not include '13'");
+    if (!isWebSocketKey(m_head.webSocketKey))
+        return reject(400, "`Sec-WebSocket-Key` header missing or invalid");
+    // QWebSocketServer finds the end of the head by CR LF CR LF alone; a head ended otherwise
+    // would leave it waiting for an end it never sees.
+    if (!m_head.endsWithCrlf)
+        return reject(400, "malformed WebSocket handshake");
+    m_phase = Phase::Upgraded;
+    m_final = Verdict {Verdict::Kind::Upgrade, 0, {}};
+    return m_final;
+}
+
 HttpRequestGuard::Verdict HttpRequestGuard::finishHead()
 {
-    if (m_head.upgradeHeaderIsWebSocket) {
-        // A WebSocket upgrade the parser would not recognise as one would reach the routes as a
-        // plain GET and never be answered.
-        if (!m_head.connectionUpgrade)
-            return reject(426, "Connection header did not include 'upgrade'");
-        m_phase = Phase::Upgraded;
-        m_final = Verdict {Verdict::Kind::Upgrade, 0, {}};
-        return m_final;
-    }
-    if (m_head.connectionUpgrade) {
-        // Any other upgrade: QHttpServer refuses it and closes; nothing more to follow.
-        m_phase = Phase::Upgraded;
-        m_final = Verdict {Verdict::Kind::Upgrade, 0, {}};
-        return m_final;
-    }
+    // Only a real WebSocket handshake leaves HTTP. Any other upgrade (h2c, a bare `Connection:
+    // upgrade`) is declined by answering over HTTP/1.1 (RFC 9110 §7.8), so the request and every
+    // one after it on the connection keeps the body, head and timeout limits.
+    if (m_head.upgradeHeaderIsWebSocket)
+        return checkWebSocketHandshake();
     if (!m_head.chunked && m_head.contentLength > m_limits.maxBodyBytes)
         return reject(413, "length limit exceeded");
     m_bodyReceived = 0;

@@ -30,11 +30,17 @@ public:
     {
         std::string method;
         std::string target;
+        std::string version; // HTTP/1.1 or HTTP/1.0
         std::string host; // raw Host header value
-        bool upgradeHeaderIsWebSocket = false; // Upgrade: websocket
+        bool upgradeHeaderIsWebSocket = false; // an Upgrade header lists `websocket`
+        bool upgradeIsWebSocketAlone = false; // …and names nothing else, in one header
         bool connectionUpgrade = false; // Connection lists the `upgrade` token
+        std::string webSocketKey; // Sec-WebSocket-Key
+        std::string webSocketVersion; // Sec-WebSocket-Version
         bool chunked = false;
         std::uint64_t contentLength = 0;
+        std::size_t headBytes = 0; // request line, headers and the blank line
+        bool endsWithCrlf = false; // the head ends with CR LF CR LF
     };
 
     enum class Phase { Idle, Head, Body, Upgraded, Rejected };
@@ -44,7 +50,10 @@ public:
         enum class Kind {
             Continue, // nothing to do (yet)
             Reject, // answer `status` with `body`, then close the connection
-            Upgrade, // a WebSocket upgrade head ended: stop watching this connection
+            // A WebSocket handshake ended (GET /, a valid key, version 13, no body): the
+            // connection leaves HTTP. Any other request asking for an upgrade is an ordinary
+            // request, or refused when it names WebSocket.
+            Upgrade,
         };
         Kind kind = Kind::Continue;
         int status = 0;
@@ -70,6 +79,7 @@ private:
     Verdict reject(int status, std::string body);
     Verdict parseHead(std::string_view head);
     Verdict finishHead();
+    Verdict checkWebSocketHandshake();
     std::size_t feedBody(std::string_view bytes, Verdict &verdict);
     std::size_t feedChunked(std::string_view bytes, Verdict &verdict);
     void finishRequest();

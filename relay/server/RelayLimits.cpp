@@ -49,6 +49,11 @@ std::vector<RelayLimit> relayLimits(const RelayServer::Options &options)
          "--http-body-timeout-ms"},
         {"HTTP idle timeout (no request in progress, nothing being sent)",
          formatMilliseconds(http.idleTimeoutMs), "connection closed", "--http-idle-timeout-ms"},
+        {"requests asking for an upgrade", "only a WebSocket handshake leaves HTTP",
+         "any other upgrade is answered over HTTP/1.1 under every HTTP limit; a request naming "
+         "WebSocket that is not GET / over HTTP/1.1 with version 13, a 16-byte key and no body: "
+         "400/405/426, connection closed",
+         ""},
         {"accept() out of file descriptors",
          "retried every " + formatMilliseconds(GuardedTcpServer::kAcceptRetryMs),
          "new connections wait in the backlog", ""},

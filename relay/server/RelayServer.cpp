@@ -16,6 +16,7 @@
 #include <QTcpSocket>
 #include <QUrl>
 #include <QWebSocket>
+#include <QWebSocketServer>
 
 #include <algorithm>
 #include <set>
@@ -114,9 +115,24 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
         m_error = QStringLiteral("already listening");
         return false;
     }
+    m_webSockets = std::make_unique<QWebSocketServer>(QStringLiteral("QtHttpServer"),
+                                                      QWebSocketServer::NonSecureMode);
+    connect(m_webSockets.get(), &QWebSocketServer::newConnection, this,
+            &RelayServer::acceptWebSockets);
     auto tcp = std::make_unique<GuardedTcpServer>(
         m_options.httpLimits,
         [this](std::string_view host) { return m_communities.resolve(host).has_value(); },
+        // A WebSocket handshake never reaches QHttpServer (relay/README.md "Limits"): its
+        // guard hands the socket, head unread, to this server, which answers 101.
+        [server = QPointer<QWebSocketServer>(m_webSockets.get())](QTcpSocket *socket) {
+            if (!server) {
+                socket->abort();
+                return;
+            }
+            // Small OK/EVENT frames must not wait for delayed ACKs.
+            socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+            server->handleConnection(socket);
+        },
         &m_metrics,
         m_options.maxOpenConnections > 0 ? m_options.maxOpenConnections
                                          : GuardedTcpServer::descriptorBudget());
@@ -129,8 +145,6 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
     }
     m_http = std::make_unique<QHttpServer>();
     installRoutes();
-    connect(m_http.get(), &QAbstractHttpServer::newWebSocketConnection, this,
-            &RelayServer::acceptWebSockets);
     m_tcp = tcp.release();
     m_tcp->setHttpServer(m_http.get());
     m_http->bind(m_tcp); // the HTTP server owns it from here
@@ -185,6 +199,7 @@ void RelayServer::stop()
         delete session;
     m_sessions.clear();
     m_tcp = nullptr;
+    m_webSockets.reset(); // handshakes not yet answered
     m_http.reset(); // stops listening and drops HTTP connections
     m_workers.waitForDone();
     m_verifyPool.waitForDone();
@@ -223,17 +238,10 @@ std::optional<std::string> RelayServer::communityFor(const QHttpServerRequest &r
 void RelayServer::installRoutes()
 {
     using Method = QHttpServerRequest::Method;
-    // Qt 6.4 takes a WebSocket upgrade only when a route handles the request without answering
-    // it; the upgraded socket then arrives through newWebSocketConnection.
+    // WebSocket upgrades never get here: HttpConnectionGuard hands them to m_webSockets. Nothing
+    // is connected to QHttpServer's newWebSocketConnection, so one that did would be refused.
     m_http->route("/", Method::Get,
                   [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
-                      if (request.value("Upgrade").compare("websocket", Qt::CaseInsensitive) == 0) {
-                          // The socket becomes the WebSocket: small OK/EVENT frames must not wait
-                          // for delayed ACKs.
-                          if (QTcpSocket *socket = responder.socket())
-                              socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-                          return;
-                      }
                       serveInformation(request, std::move(responder));
                   });
     m_http->route("/info", Method::Get,
@@ -328,8 +336,8 @@ void RelayServer::serveBridge(int endpoint, const QHttpServerRequest &request,
 
 void RelayServer::acceptWebSockets()
 {
-    while (m_http && m_http->hasPendingWebSocketConnections()) {
-        std::unique_ptr<QWebSocket> socket = m_http->nextPendingWebSocketConnection();
+    while (m_webSockets && m_webSockets->hasPendingConnections()) {
+        std::unique_ptr<QWebSocket> socket(m_webSockets->nextPendingConnection());
         if (!socket)
             break;
         QByteArray host = socket->request().rawHeader("Host");

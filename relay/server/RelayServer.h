@@ -25,6 +25,7 @@
 
 class QHttpServerRequest;
 class QHttpServerResponder;
+class QWebSocketServer;
 
 namespace buzz::relay {
 
@@ -117,6 +118,7 @@ private:
     CommunityResolver m_communities;
     std::unique_ptr<HttpAuthenticator> m_authenticator;
     std::unique_ptr<QHttpServer> m_http;
+    std::unique_ptr<QWebSocketServer> m_webSockets; // handshakes only: it never listens
     GuardedTcpServer *m_tcp = nullptr; // owned by m_http
     HttpBridge *m_bridge = nullptr;
     std::unordered_set<WsSession *> m_sessions;

@@ -95,8 +95,15 @@ private slots:
     void stalledBodyTimesOutWith408();
     void idleConnectionIsClosed();
     void keepAliveRequestsStillWork();
+    void pipelinedBytesAreCheckedOnce();
     void upgradeWithoutConnectionUpgradeIsAnswered();
     void unknownHostUpgradeIs404();
+    void upgradeHeadersKeepEveryLimit_data();
+    void upgradeHeadersKeepEveryLimit();
+    void upgradeHeadersKeepTheTimeouts();
+    void onlyARealWebSocketHandshakeLeavesHttp_data();
+    void onlyARealWebSocketHandshakeLeavesHttp();
+    void aRealHandshakeIsUpgraded();
     void queryFiltersAndAnswerBytesAreCapped();
 };
 
@@ -243,6 +250,24 @@ void TestServerLimits::keepAliveRequestsStillWork()
     QVERIFY(!client.closedByRelay());
 }
 
+// QHttpServer reads one request per readyRead; what it leaves in the buffer must not be taken
+// for new bytes (a body half there would otherwise be counted twice and the guard lose its place).
+void TestServerLimits::pipelinedBytesAreCheckedOnce()
+{
+    RelayTestFixture relay;
+    RawClient client;
+    QVERIFY(client.open(relay.port()));
+    const QByteArray body(100, ' ');
+    client.write(head(relay.port(), "GET /health HTTP/1.1")
+                 + head(relay.port(), "POST /count HTTP/1.1", "Content-Length: 100\r\n")
+                 + body.left(50));
+    QVERIFY2(client.waitFor("\r\n\r\nok"), client.received().constData());
+    client.write(body.mid(50));
+    QVERIFY2(client.waitFor("missing Nostr auth"), client.received().constData());
+    QVERIFY(!client.received().contains("HTTP/1.1 400 "));
+    QVERIFY(!client.closedByRelay());
+}
+
 void TestServerLimits::upgradeWithoutConnectionUpgradeIsAnswered()
 {
     RelayTestFixture relay;
@@ -272,6 +297,134 @@ void TestServerLimits::unknownHostUpgradeIs404()
     QVERIFY(!client.received().contains("101"));
     QVERIFY(client.waitClosed());
     QCOMPARE(relay.server().sessionCount(), std::size_t(0));
+}
+
+void TestServerLimits::upgradeHeadersKeepEveryLimit_data()
+{
+    QTest::addColumn<QByteArray>("headers");
+    QTest::newRow("connection upgrade") << QByteArray("Connection: upgrade\r\n");
+    QTest::newRow("h2c") << QByteArray("Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                                       "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n");
+    QTest::newRow("websocket among others")
+        << QByteArray("Connection: keep-alive, upgrade\r\nUpgrade: websocket, h2c\r\n");
+}
+
+// A request asking for an upgrade the relay does not make is an ordinary request: it is answered,
+// and every later request on the connection is held to the same limits as any other.
+void TestServerLimits::upgradeHeadersKeepEveryLimit()
+{
+    QFETCH(QByteArray, headers);
+    RelayTestFixture relay;
+    RawClient client;
+    QVERIFY(client.open(relay.port()));
+    client.write(head(relay.port(), "GET /health HTTP/1.1", headers));
+    if (!headers.contains("websocket")) {
+        QVERIFY2(client.waitFor("\r\n\r\nok"), client.received().constData());
+        client.write(head(relay.port(), "POST /events HTTP/1.1",
+                          "Content-Type: application/json\r\nContent-Length: 4000000000\r\n"));
+        const QByteArray chunk(256 * 1024, '{');
+        for (int i = 0; i < 16 && !client.closedByRelay(); ++i)
+            client.write(chunk);
+        QVERIFY2(client.waitFor("length limit exceeded"), client.received().constData());
+        QVERIFY(client.received().contains("HTTP/1.1 413 "));
+    } else {
+        // Not a WebSocket handshake (two protocols offered): refused, never left to QHttpServer.
+        QVERIFY2(client.waitFor("HTTP/1.1 400 "), client.received().constData());
+        QVERIFY(!client.received().contains("\r\n\r\nok"));
+    }
+    QVERIFY(client.waitClosed());
+    QCOMPARE(relay.server().sessionCount(), std::size_t(0));
+}
+
+void TestServerLimits::upgradeHeadersKeepTheTimeouts()
+{
+    RelayTestFixture relay(fastTimeouts());
+    // Idle after an answered upgrade-asking request: closed like any idle connection.
+    RawClient idle;
+    QVERIFY(idle.open(relay.port()));
+    idle.write(
+        head(relay.port(), "GET /health HTTP/1.1", "Connection: Upgrade\r\nUpgrade: h2c\r\n"));
+    QVERIFY2(idle.waitFor("\r\n\r\nok"), idle.received().constData());
+    QVERIFY(idle.waitClosed());
+
+    // A head left half-sent after it: 408.
+    RawClient slow;
+    QVERIFY(slow.open(relay.port()));
+    slow.write(head(relay.port(), "GET /health HTTP/1.1", "Connection: upgrade\r\n"));
+    QVERIFY2(slow.waitFor("\r\n\r\nok"), slow.received().constData());
+    slow.write("POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+    QVERIFY2(slow.waitFor("HTTP/1.1 408 "), slow.received().constData());
+    QVERIFY(slow.waitClosed());
+
+    // A body left half-sent by a request that itself asks for an upgrade: 408.
+    RawClient stalled;
+    QVERIFY(stalled.open(relay.port()));
+    stalled.write(head(relay.port(), "POST /query HTTP/1.1",
+                       "Connection: upgrade\r\nUpgrade: h2c\r\nContent-Length: 100\r\n")
+                  + "[");
+    QVERIFY2(stalled.waitFor("HTTP/1.1 408 "), stalled.received().constData());
+    QVERIFY(stalled.waitClosed());
+}
+
+void TestServerLimits::onlyARealWebSocketHandshakeLeavesHttp_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<QByteArray>("status");
+    const QByteArray handshake = "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                                 "Sec-WebSocket-Version: 13\r\n";
+    const QByteArray key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    QTest::newRow("other path") << QByteArray("GET /health HTTP/1.1\r\n") + handshake + key
+                                << QByteArray("400");
+    QTest::newRow("no key") << QByteArray("GET / HTTP/1.1\r\n") + handshake << QByteArray("400");
+    QTest::newRow("short key") << QByteArray("GET / HTTP/1.1\r\n") + handshake
+            + "Sec-WebSocket-Key: c2hvcnQ=\r\n"
+                               << QByteArray("400");
+    QTest::newRow("old version")
+        << QByteArray("GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      "Sec-WebSocket-Version: 8\r\n")
+            + key
+        << QByteArray("400");
+    QTest::newRow("post with a body")
+        << QByteArray("POST / HTTP/1.1\r\nContent-Length: 4000000000\r\n") + handshake + key
+        << QByteArray("405");
+    QTest::newRow("get with a body")
+        << QByteArray("GET / HTTP/1.1\r\nContent-Length: 4000000000\r\n") + handshake + key
+        << QByteArray("400");
+}
+
+// Only GET / with Upgrade: websocket, Connection: upgrade, a 16-byte Sec-WebSocket-Key and
+// version 13 becomes a WebSocket; any other request naming WebSocket is refused and closed, and
+// nothing it sends after its head is read.
+void TestServerLimits::onlyARealWebSocketHandshakeLeavesHttp()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(QByteArray, status);
+    RelayTestFixture relay;
+    RawClient client;
+    QVERIFY(client.open(relay.port()));
+    client.write(request + "Host: 127.0.0.1:" + QByteArray::number(relay.port()) + "\r\n\r\n");
+    const QByteArray chunk(256 * 1024, '\x81');
+    for (int i = 0; i < 8 && !client.closedByRelay(); ++i)
+        client.write(chunk);
+    QVERIFY2(client.waitFor("HTTP/1.1 " + status + " "), client.received().constData());
+    QVERIFY(!client.received().contains("101"));
+    QVERIFY(client.waitClosed());
+    QCOMPARE(relay.server().sessionCount(), std::size_t(0));
+}
+
+void TestServerLimits::aRealHandshakeIsUpgraded()
+{
+    RelayTestFixture relay;
+    RawClient client;
+    QVERIFY(client.open(relay.port()));
+    client.write(
+        head(relay.port(), "GET /?x=1 HTTP/1.1",
+             "Upgrade: websocket\r\nConnection: keep-alive, Upgrade\r\n"
+             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"));
+    QVERIFY2(client.waitFor("[\"AUTH\""), client.received().constData());
+    QVERIFY(client.received().startsWith("HTTP/1.1 101 "));
+    QVERIFY(client.received().contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="));
+    QTRY_COMPARE_WITH_TIMEOUT(relay.server().sessionCount(), std::size_t(1), 5000);
 }
 
 void TestServerLimits::queryFiltersAndAnswerBytesAreCapped()
