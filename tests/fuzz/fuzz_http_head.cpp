@@ -49,8 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char *data, std::size_t siz
     }
     if (whole.phase() != HttpRequestGuard::Phase::Rejected
         && whole.phase() != HttpRequestGuard::Phase::Upgraded) {
-        FUZZ_CHECK(whole.lastHead().contentLength <= limits.maxBodyBytes
-                       || whole.lastHead().chunked || whole.completedRequests() == 0,
+        FUZZ_CHECK(whole.lastHead().contentLength <= limits.maxBodyBytes || whole.lastHead().chunked
+                       || whole.completedRequests() == 0,
                    "a body over the limit was let through");
     }
     return 0;
