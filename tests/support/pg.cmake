@@ -39,6 +39,7 @@ function(buzz_pg_variant name)
     add_test(NAME ${name}_pg COMMAND ${name})
     get_test_property(${name} TIMEOUT _timeout)
     get_test_property(${name} LABELS _labels)
+    list(REMOVE_ITEM _labels fast) # the pair makes a suite slow, whatever its SQLite twin takes
     set_tests_properties(${name}_pg PROPERTIES TIMEOUT ${_timeout}
         ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_LOGGING_RULES=buzz.*.debug=false;BUZZ_TEST_STORE=postgres"
         LABELS "${_labels}")
