@@ -281,10 +281,22 @@ void CanvasSession::retry()
         restore(m_lastRestore->first, m_lastRestore->second);
 }
 
+bool CanvasSession::canRestore() const
+{
+    if (m_closed)
+        return false;
+    if (m_state == State::Viewing)
+        return true;
+    // An editor left open after a save, with nothing typed since, is no edit to protect.
+    return m_state == State::Editing && !m_edited;
+}
+
 bool CanvasSession::restore(const QString &revisionId, std::optional<QString> frozenHeadId)
 {
-    if (m_editing || m_state != State::Viewing || m_closed)
+    if (!canRestore())
         return false;
+    if (m_editing)
+        endEditing();
     m_lastRestore = std::make_pair(revisionId, frozenHeadId);
     m_superseded.reset();
     setState(State::Restoring);
@@ -329,16 +341,19 @@ bool CanvasSession::settleSave(const Write &write, const SaveOutcome &outcome)
             confirm(landed);
         adoptIfNewer(landed, HeadSource::Strong);
         const QString now = workingText();
+        m_conflicted = false;
+        m_conflictTheirs.reset();
+        moveBase(landed);
         if (now == write.sent) {
-            // The edit is complete. Its drafts go once the writer proved the text is stored.
+            // Everything typed is saved. Its drafts go once the writer proved the text is stored;
+            // the editor stays open on the landed revision, caret and scroll untouched (a save
+            // is not "done editing": Esc or Ctrl+E is).
+            m_drafts->stopAutosave();
             if (outcome.kind != Kind::SavedUnverified)
                 m_drafts->discardEditDrafts();
-            endEditing();
             return false;
         }
         // Typed while the save was under way: an unsaved edit on top of what landed.
-        m_conflicted = false;
-        moveBase(landed);
         m_drafts->store(m_base, now);
         return true;
     }

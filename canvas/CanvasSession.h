@@ -24,8 +24,9 @@ class CanvasService;
 //
 // The rules it guarantees, whatever the relay does:
 //  - Saving never blocks typing. When a save (or its Retry) lands, the session rebases: the base
-//    becomes the landed revision; if the working text changed since it was sent, it stays in
-//    editing with the newer text and says the later changes are not saved yet.
+//    becomes the landed revision and the edit goes on from it (a save never closes the editor);
+//    if the working text changed since it was sent, the newer text is an unsaved change and the
+//    session says the later changes are not saved yet.
 //  - "What was sent" is the signed event's content, never the editor's text at Retry time.
 //  - A draft is deleted only for text provably in a verified revision, or when the user
 //    discards it.
@@ -107,6 +108,8 @@ public:
     void setWorkingText(const QString &text, bool undoable = false);
     void save(); // while saving: the newer text is saved once this save lands
     void retry(); // outcome unknown: re-send the same signed event; unreachable error: again
+    // Viewing, or an editor with nothing typed since it opened or last saved (it closes first).
+    bool canRestore() const;
     bool restore(const QString &revisionId, std::optional<QString> frozenHeadId);
     // Accepts a merge with `theirs`: it becomes the base, `merged` the working text (one undo
     // step). From a superseded save (not editing) this starts an edit from `theirs`.

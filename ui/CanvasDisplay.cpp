@@ -65,9 +65,10 @@ void CanvasDisplay::showState(const QString &text)
 
 void CanvasDisplay::showContent(const QString &markdown)
 {
-    if (markdown.size() > CanvasEditor::kRenderLimit) {
+    if (markdown.size() > CanvasEditor::kRenderLimit && !m_renderLarge) {
         m_sourceView->setPlainText(markdown);
         m_view->clear();
+        m_rendered.clear();
         m_sourceNotice->setText(
             tr("This canvas is %1, so it is shown as Markdown source: laying out a "
                "rendered "
@@ -80,15 +81,25 @@ void CanvasDisplay::showContent(const QString &markdown)
         setCurrentWidget(m_sourcePage);
     } else {
         m_sourceView->clear();
-        MarkdownRenderer::render(m_view->document(), markdown, m_view->palette());
+        // The same text again (the head confirmed by the writer, a reload): no re-layout, so the
+        // reader's scroll position stays.
+        if (markdown != m_rendered || m_view->document()->isEmpty()) {
+            MarkdownRenderer::render(m_view->document(), markdown, m_view->palette());
+            m_rendered = markdown;
+        }
         setCurrentWidget(m_view);
     }
 }
 
 void CanvasDisplay::renderLarge()
 {
-    MarkdownRenderer::render(m_view->document(), m_sourceView->toPlainText(), m_view->palette());
-    setCurrentWidget(m_view);
+    m_renderLarge = true;
+    showContent(m_sourceView->toPlainText());
+}
+
+void CanvasDisplay::forgetRenderChoice()
+{
+    m_renderLarge = false;
 }
 
 void CanvasDisplay::showEditor()

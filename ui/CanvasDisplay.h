@@ -25,6 +25,9 @@ public:
     // (Qt's Markdown layout of a 250 KiB document takes seconds) and "Render anyway".
     void showContent(const QString &markdown);
     void showEditor();
+    // A new channel: its large canvas shows as source until the user asks again ("Render anyway"
+    // is remembered for the channel it was pressed in, across edits and saves).
+    void forgetRenderChoice();
     // Keyboard focus to what is shown (the rendered canvas, the source, the state line or the
     // editor), so typing and screen readers start at the canvas.
     void focusContent();
@@ -39,6 +42,8 @@ private:
     QPushButton *m_renderAnyway;
     QPlainTextEdit *m_sourceView;
     CanvasEditor *m_editor;
+    QString m_rendered; // the Markdown m_view shows (shared, not copied): unchanged → no re-layout
+    bool m_renderLarge = false; // "Render anyway" was pressed for this channel
 };
 
 } // namespace buzz::ui

@@ -6,6 +6,7 @@
 #include "ui/CanvasHeader.h"
 #include "ui/ChannelAccessNotice.h"
 #include "ui/ConflictDialog.h"
+#include "ui/FindBar.h"
 #include "ui/NoticeBanner.h"
 #include "ui/OutcomePresenter.h"
 #include "ui/UiFormat.h"
@@ -234,6 +235,7 @@ void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
     m_channel = channel;
     m_offeredDraft.reset();
     m_draftSavedAt.clear();
+    m_display->forgetRenderChoice(); // "Render anyway" was for the previous channel's canvas
     for (NoticeBanner *banner : {m_loadError, m_saveNotice, m_liveChange, m_draftBanner,
                                  m_discardConfirm, m_reloadConfirm, m_draftDiscardConfirm})
         banner->hide();
@@ -553,6 +555,12 @@ bool CanvasPane::cancel()
                 m_editor->editor()->setFocus();
             return true;
         }
+    }
+    // The find bar is the innermost thing open: Esc closes it first, wherever focus is (its own
+    // fields handle Esc themselves; the text and the bar's buttons leave it to the window).
+    if (m_editor->findBar()->isVisible()) {
+        m_editor->findBar()->close();
+        return true;
     }
     if (isEditing()) {
         if (m_session->isBusy())

@@ -114,6 +114,7 @@ void HistoryPanel::setSession(canvas::CanvasSession *session, bool canRestore)
         connect(m_session, &Session::settled, this, &HistoryPanel::onSettled);
         connect(m_session, &Session::headChanged, this, &HistoryPanel::onHeadChanged);
         connect(m_session, &Session::editingChanged, this, &HistoryPanel::updateButtons);
+        connect(m_session, &Session::editedChanged, this, &HistoryPanel::updateButtons);
         if (isVisible())
             reload();
     }
@@ -285,11 +286,13 @@ void HistoryPanel::updateButtons()
     const auto head = m_session ? m_session->head() : std::nullopt;
     const bool isCurrent = revision && head && revision->hasId(head->eventId);
     const bool restoring = isRestoring();
-    const bool editing = m_session && m_session->isEditing();
-    const bool unsettled = m_session && !editing && m_session->state() == State::OutcomeUnknown;
+    // An editor left open after a save, with nothing typed since, does not block a restore.
+    const bool editing = m_session && m_session->isEditing() && m_session->isEditedSinceBase();
+    const bool unsettled =
+        m_session && !m_session->isEditing() && m_session->state() == State::OutcomeUnknown;
     m_restore->setVisible(m_canRestore);
     m_restore->setEnabled(m_canRestore && revision && !isCurrent && !restoring && !editing
-                          && !unsettled);
+                          && !unsettled && m_session && m_session->canRestore());
     m_restore->setText(restoring ? tr("Restoring...") : tr("Restore this revision"));
     m_restore->setToolTip(isCurrent     ? tr("This revision is the current canvas.")
                               : editing ? tr("Leave editing to restore a revision.")
@@ -304,7 +307,7 @@ void HistoryPanel::updateButtons()
 void HistoryPanel::askRestore()
 {
     const canvas::CanvasRevision *revision = selectedRevision();
-    if (!revision || !m_session || m_session->state() != State::Viewing)
+    if (!revision || !m_session || !m_session->canRestore())
         return;
     const canvas::CanvasRevision target = *revision;
     const QString author = UiFormat::personName(m_services.profiles, target.author);

@@ -321,7 +321,7 @@ void SessionModelRun::save()
 
 void SessionModelRun::restore()
 {
-    if (m_session->isEditing() || m_session->state() != canvas::CanvasSession::State::Viewing)
+    if (!m_session->canRestore())
         return;
     // What the History list shows (a display read) and the head frozen as the dialog opens.
     const QString channel = m_channels[std::size_t(m_open)].id;

@@ -107,7 +107,7 @@ private slots:
         m_draftDir.reset();
     }
 
-    void savedTextLeavesEditingAndTheHeadIsStrong()
+    void savedTextKeepsEditingOnTheLandedRevisionAndTheHeadIsStrong()
     {
         seed(QStringLiteral("one\n"));
         auto session = openSession();
@@ -122,7 +122,10 @@ private slots:
         const auto result = settleOf(settled);
         COMPARE_KIND(result.outcome, Kind::SavedVerified);
         QVERIFY(!result.laterChangesUnsaved);
-        QCOMPARE(session->state(), State::Viewing);
+        // The editor stays open: the edit goes on from the revision that landed, nothing unsaved.
+        QCOMPARE(session->state(), State::Editing);
+        QVERIFY(!session->hasUnsavedChanges());
+        QCOMPARE(session->editBase()->eventId, result.outcome.saved->eventId);
         QCOMPARE(session->head()->content, QStringLiteral("one\ntwo\n"));
         QCOMPARE(session->headSource(), CanvasSession::HeadSource::Strong);
         QVERIFY(session->isOwnRevision(session->head()->eventId));
@@ -161,7 +164,8 @@ private slots:
         COMPARE_KIND(second.outcome, Kind::SavedVerified);
         QCOMPARE(second.outcome.saved->expectedRevision.value_or(QString()),
                  result.outcome.saved->eventId);
-        QCOMPARE(session->state(), State::Viewing);
+        QCOMPARE(session->state(), State::Editing);
+        QVERIFY(!session->hasUnsavedChanges());
         QVERIFY(drafts().empty());
     }
 
@@ -183,7 +187,7 @@ private slots:
         const auto second = settleOf(settled);
         COMPARE_KIND(second.outcome, Kind::SavedVerified);
         QCOMPARE(second.outcome.saved->content, QStringLiteral("a\nb\nc\n"));
-        QCOMPARE(session->state(), State::Viewing);
+        QVERIFY(!session->hasUnsavedChanges());
         QCOMPARE(eventsPosted(), std::size_t(3)); // seed + two saves, nothing twice
     }
 
@@ -230,7 +234,7 @@ private slots:
         session->save(); // nothing typed
         const auto unchanged = settleOf(settled);
         COMPARE_KIND(unchanged.outcome, Kind::AlreadyCurrent);
-        QCOMPARE(session->state(), State::Viewing);
+        QCOMPARE(session->state(), State::Editing); // the editor stays; nothing to protect in it
         // v1 has the current text, under another id: restoring it would only duplicate it.
         QVERIFY(session->restore(v1.eventId, v3.eventId));
         const auto restored = settleOf(settled);

@@ -156,6 +156,20 @@ bool UiTestHarness::openChannel(desktop::DesktopSession *session, const QString 
         [pane, channelId] { return pane->channelId() == channelId && pane->isHeadKnown(); }, 10000);
 }
 
+bool UiTestHarness::waitSaved(ui::CanvasPane *pane, int timeoutMs)
+{
+    return QTest::qWaitFor(
+        [pane] {
+            const canvas::CanvasSession *session = pane->session();
+            if (!session || session->isBusy() || pane->hasUnsavedChanges())
+                return false;
+            const auto &settled = session->lastSettled();
+            return settled && settled->operation == canvas::CanvasSession::Operation::Save
+                && settled->outcome.isDurable();
+        },
+        timeoutMs);
+}
+
 bool UiTestHarness::seedRevision(desktop::DesktopSession *session, const QString &text)
 {
     auto *pane = session->window()->canvasPane();

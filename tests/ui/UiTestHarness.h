@@ -76,6 +76,9 @@ public:
     // Waits until `session` shows the channel `channelId` with a known head.
     static bool openChannel(desktop::DesktopSession *session, const QString &channelId);
     static bool waitCanvasReady(ui::CanvasPane *pane, int timeoutMs = 10000);
+    // Waits until the save just asked for has landed and nothing typed is unsaved (the editor
+    // stays open after a save).
+    static bool waitSaved(ui::CanvasPane *pane, int timeoutMs = 10000);
     // Saves `text` through the service directly (fixture data, not the behaviour under test).
     static bool seedRevision(desktop::DesktopSession *session, const QString &text);
 

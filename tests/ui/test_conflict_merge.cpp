@@ -94,7 +94,7 @@ private slots:
         // Alice saves first.
         UiTestHarness::activate(pair.alice->window());
         QTest::keyClick(editor(pair.alice), Qt::Key_S, Qt::ControlModifier);
-        QTRY_VERIFY_WITH_TIMEOUT(!alicePane->isEditing(), 10000);
+        QVERIFY(UiTestHarness::waitSaved(alicePane));
         const QString aliceRevision = alicePane->head()->eventId;
 
         // Bob sees the live banner while editing, then saves: the relay's CAS says conflict.
@@ -115,7 +115,7 @@ private slots:
         auto *accept = dialog->findChild<QPushButton *>(QStringLiteral("acceptMergeButton"));
         QVERIFY(accept && accept->isEnabled());
         QTest::mouseClick(accept, Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!bobPane->isEditing(), 10000);
+        QVERIFY(UiTestHarness::waitSaved(bobPane));
         auto *notice =
             pair.bob->window()->findChild<ui::NoticeBanner *>(QStringLiteral("saveNotice"));
         QCOMPARE(notice->text(), QStringLiteral("Saved."));
@@ -177,7 +177,7 @@ private slots:
         QCOMPARE(dialog->resultText(), QStringLiteral("title\nbob's line\nalice's line\nend\n"));
         QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("acceptMergeButton")),
                           Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!bobPane->isEditing(), 10000);
+        QVERIFY(UiTestHarness::waitSaved(bobPane));
         QCOMPARE(bobPane->head()->content,
                  QStringLiteral("title\nbob's line\nalice's line\nend\n"));
         // Undo history still holds Bob's own text (nothing was lost by merging).

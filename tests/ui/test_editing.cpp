@@ -1,5 +1,7 @@
 // Editing keys (issue 19): find and replace inside the editor (Ctrl+F there; the window's search
 // keeps Ctrl+Shift+F, and Ctrl+F elsewhere), undo that survives a save, Help → Keyboard Shortcuts.
+// Saving keeps the editor open with the caret and scroll where they were, and Esc closes the find
+// bar before anything else, wherever focus is in the editor (issue 29).
 
 #include "UiTestHarness.h"
 
@@ -17,8 +19,10 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTextBlock>
 
 using namespace buzz;
 using test::UiTestHarness;
@@ -106,16 +110,107 @@ private slots:
         editor->moveCursor(QTextCursor::End);
         QTest::keyClicks(editor, QStringLiteral(" second"));
         QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier);
-        QTRY_VERIFY_WITH_TIMEOUT(!pane->isEditing(), 10000);
+        auto *saveState = window->findChild<QLabel *>(QStringLiteral("saveStateLabel"));
+        QTRY_COMPARE_WITH_TIMEOUT(saveState->text(), QStringLiteral("Saved"), 10000);
         QCOMPARE(pane->head()->content, QStringLiteral("first second"));
 
-        pane->startEditing();
-        QTRY_VERIFY(pane->isEditing());
+        QVERIFY(pane->isEditing()); // the editor stayed open on the revision just saved
         QCOMPARE(editor->toPlainText(), QStringLiteral("first second"));
         QVERIFY(editor->document()->isUndoAvailable());
         QTest::keyClick(editor, Qt::Key_Z, Qt::ControlModifier);
         QCOMPARE(editor->toPlainText(), QStringLiteral("first"));
         QVERIFY(pane->hasUnsavedChanges()); // back to the old text is a change from the head
+    }
+
+    void saveKeepsTheEditorWhereItWas()
+    {
+        UiTestHarness harness;
+        auto *session = harness.openSession(QStringLiteral("keeper"));
+        QVERIFY(session);
+        QVERIFY(UiTestHarness::createChannel(session, QStringLiteral("keep")));
+        QString text;
+        for (int line = 0; line < 400; ++line)
+            text += QStringLiteral("line %1 of the plan\n").arg(line);
+        QVERIFY(UiTestHarness::seedRevision(session, text));
+        auto *window = session->window();
+        auto *pane = window->canvasPane();
+        QTRY_VERIFY(pane->head().has_value());
+        pane->startEditing();
+        auto *editor = window->findChild<QPlainTextEdit *>(QStringLiteral("canvasEditor"));
+        QTRY_VERIFY(editor->hasFocus());
+
+        // The caret in the middle of a long canvas, scrolled there.
+        QTextCursor cursor(editor->document()->findBlockByNumber(200));
+        cursor.movePosition(QTextCursor::EndOfBlock);
+        editor->setTextCursor(cursor);
+        editor->centerCursor();
+        QTest::keyClicks(editor, QStringLiteral(" edited"));
+        const int caret = editor->textCursor().position();
+        const int scroll = editor->verticalScrollBar()->value();
+        QVERIFY(scroll > 0);
+
+        QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier);
+        auto *saveState = window->findChild<QLabel *>(QStringLiteral("saveStateLabel"));
+        QTRY_COMPARE_WITH_TIMEOUT(saveState->text(), QStringLiteral("Saved"), 10000);
+        QVERIFY(pane->head()->content.contains(QStringLiteral("line 200 of the plan edited\n")));
+        QVERIFY(pane->isEditing());
+        QVERIFY(editor->isVisible());
+        QTRY_VERIFY(editor->hasFocus());
+        QCOMPARE(editor->textCursor().position(), caret);
+        QCOMPARE(editor->verticalScrollBar()->value(), scroll);
+        QVERIFY(!pane->hasUnsavedChanges());
+
+        // Typing goes on at the caret: a new change on top of the revision just saved.
+        QTest::keyClicks(editor, QStringLiteral(" again"));
+        QVERIFY(pane->hasUnsavedChanges());
+        QCOMPARE(pane->editBase()->eventId, pane->head()->eventId);
+        QVERIFY(
+            editor->toPlainText().contains(QStringLiteral("line 200 of the plan edited again")));
+    }
+
+    void escClosesTheFindBarFirst()
+    {
+        UiTestHarness harness;
+        auto *session = harness.openSession(QStringLiteral("escaper"));
+        QVERIFY(session);
+        QVERIFY(UiTestHarness::createChannel(session, QStringLiteral("esc")));
+        QVERIFY(UiTestHarness::seedRevision(session, QStringLiteral("alpha\nbeta\n")));
+        auto *window = session->window();
+        auto *pane = window->canvasPane();
+        QTRY_VERIFY(pane->head().has_value());
+        pane->startEditing();
+        auto *editor = window->findChild<QPlainTextEdit *>(QStringLiteral("canvasEditor"));
+        QTRY_VERIFY(editor->hasFocus());
+        QTest::keyClicks(editor, QStringLiteral("unsaved "));
+        auto *bar = window->findChild<ui::FindBar *>(QStringLiteral("canvasFindBar"));
+        auto *discard = window->findChild<QWidget *>(QStringLiteral("discardConfirmBanner"));
+
+        // Focus back in the text while the bar is open: Esc closes the bar, not the edit.
+        QTest::keyClick(editor, Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(bar->isVisible());
+        editor->setFocus();
+        QTRY_VERIFY(editor->hasFocus());
+        QTest::keyClick(editor, Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+        QVERIFY(!discard->isVisible());
+        QVERIFY(pane->isEditing());
+
+        // Focus on one of the bar's own buttons: the same.
+        QTest::keyClick(editor, Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(bar->isVisible());
+        auto *caseCheck = window->findChild<QCheckBox *>(QStringLiteral("findCaseCheck"));
+        caseCheck->setFocus();
+        QTRY_VERIFY(caseCheck->hasFocus());
+        QTest::keyClick(caseCheck, Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+        QVERIFY(!discard->isVisible());
+        QVERIFY(pane->isEditing());
+        QTRY_VERIFY(editor->hasFocus());
+
+        // With the bar closed, Esc is the window's again: it asks before leaving the edit.
+        QTest::keyClick(editor, Qt::Key_Escape);
+        QVERIFY(discard->isVisible());
+        QVERIFY(pane->isEditing());
     }
 
     void helpListsTheKeyboardShortcuts()

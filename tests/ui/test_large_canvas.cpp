@@ -87,7 +87,7 @@ private slots:
         // Shortened, it saves.
         editor->setPlainText(QStringLiteral("short again\n"));
         pane->save();
-        QTRY_VERIFY_WITH_TIMEOUT(!pane->isEditing(), 10000);
+        QVERIFY(UiTestHarness::waitSaved(pane));
         QCOMPARE(pane->head()->content, QStringLiteral("short again\n"));
     }
 
@@ -114,6 +114,46 @@ private slots:
         auto *view = window->findChild<QTextBrowser *>(QStringLiteral("canvasView"));
         QTRY_VERIFY(view->isVisible());
         QVERIFY(view->toPlainText().startsWith(QStringLiteral("Section")));
+    }
+
+    void renderAnywaySurvivesASave()
+    {
+        UiTestHarness harness;
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        QVERIFY(alice);
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("handbook")));
+        QString text;
+        while (text.size() <= ui::CanvasEditor::kRenderLimit)
+            text += QStringLiteral("## Part\n\nPlain words about the part.\n\n");
+        QVERIFY(UiTestHarness::seedRevision(alice, text));
+        auto *window = alice->window();
+        auto *pane = window->canvasPane();
+        auto *render = window->findChild<QPushButton *>(QStringLiteral("renderCanvasButton"));
+        QTRY_VERIFY_WITH_TIMEOUT(render->isVisible(), 10000);
+        QTest::mouseClick(render, Qt::LeftButton);
+        auto *view = window->findChild<QTextBrowser *>(QStringLiteral("canvasView"));
+        QTRY_VERIFY(view->isVisible());
+
+        // Edit at the end and save with Ctrl+S: the editor stays open where the caret was.
+        pane->startEditing();
+        auto *editor = window->findChild<QPlainTextEdit *>(QStringLiteral("canvasEditor"));
+        QTRY_VERIFY(editor->hasFocus());
+        editor->moveCursor(QTextCursor::End);
+        QTest::keyClicks(editor, QStringLiteral("Closing words."));
+        const int caret = editor->textCursor().position();
+        QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier);
+        auto *saveState = window->findChild<QLabel *>(QStringLiteral("saveStateLabel"));
+        QTRY_COMPARE_WITH_TIMEOUT(saveState->text(), QStringLiteral("Saved"), 10000);
+        QVERIFY(pane->isEditing());
+        QVERIFY(editor->isVisible());
+        QCOMPARE(editor->textCursor().position(), caret);
+
+        // Leaving the editor shows the canvas rendered, as the user asked, not the source again.
+        QTest::keyClick(editor, Qt::Key_Escape);
+        QTRY_VERIFY(!pane->isEditing());
+        QTRY_VERIFY(view->isVisible());
+        QVERIFY(!render->isVisible());
+        QVERIFY(view->toPlainText().contains(QStringLiteral("Closing words.")));
     }
 
     void markdownLooksLikeMarkdown()

@@ -85,7 +85,7 @@ private slots:
         QCOMPARE(dialog->resultText(), QStringLiteral("ONE\ntwo\nTHREE\n"));
         QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("acceptMergeButton")),
                           Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!pane->isEditing(), 10000);
+        QVERIFY(UiTestHarness::waitSaved(pane));
         // What the reader sees now is its verified save, not the stale replica.
         QCOMPARE(pane->head()->content, QStringLiteral("ONE\ntwo\nTHREE\n"));
 

@@ -110,7 +110,7 @@ private slots:
         QVERIFY(draftContains(o, QStringLiteral("and two")));
 
         QTest::keyClick(o.editor, Qt::Key_S, Qt::ControlModifier);
-        QTRY_VERIFY_WITH_TIMEOUT(!o.pane->isEditing(), 10000);
+        QVERIFY(UiTestHarness::waitSaved(o.pane));
         QCOMPARE(o.pane->head()->content, QStringLiteral("plan\nstep one and two"));
         QTRY_VERIFY(drafts(o).empty());
     }

@@ -59,7 +59,7 @@ private slots:
         editor->moveCursor(QTextCursor::End);
         QTest::keyClicks(editor, QStringLiteral("after"));
         QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier);
-        QTRY_VERIFY_WITH_TIMEOUT(!pane->isEditing(), 10000);
+        QVERIFY(UiTestHarness::waitSaved(pane));
         const QString saved = pane->head()->eventId;
 
         const auto topIsOursAndCurrent = [&] {

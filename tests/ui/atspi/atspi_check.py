@@ -155,6 +155,8 @@ def edit_and_save(window, text):
     wait_for("Save enabled", lambda: enabled(save))
     press(save)
     wait_for("the save state 'Saved'", lambda: save_state.name == "Saved")
+    # A save keeps the editor open; Edit (checked while editing) goes back to the canvas.
+    press(edit)
     canvas = wait_for("the rendered canvas document", lambda: find(
         window, named(pyatspi.ROLE_DOCUMENT_FRAME, "Canvas")))
     first_line = text.splitlines()[0].lstrip("# ")
