@@ -341,6 +341,11 @@ std::unique_ptr<Database> Database::open(const std::optional<std::string> &dataD
             error = "cannot create data directory: " + ec.message();
             return nullptr;
         }
+        // One relay per directory, and before anything reads its files: the checks below and
+        // SQLite's recovery must not see another relay's writes in flight.
+        database->m_dataDirLock = DataDirLock::acquire(*dataDir, error);
+        if (!database->m_dataDirLock)
+            return nullptr;
         uri = (std::filesystem::path(*dataDir) / "relay.sqlite3").string();
         if (auto damaged = StoreIntegrity::checkBeforeOpen(uri)) {
             error = *damaged;

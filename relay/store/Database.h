@@ -3,6 +3,7 @@
 #include "relay/store/ChangeRecord.h"
 #include "relay/store/CommitLogTrimmer.h"
 #include "relay/store/ConnectionLease.h"
+#include "relay/store/DataDirLock.h"
 #include "relay/store/EventReader.h"
 #include "relay/store/RowWriter.h"
 #include "relay/store/SqliteConnection.h"
@@ -151,6 +152,8 @@ public:
 private:
     Database() = default;
 
+    // Declared first, so released last: after every connection of this database closed.
+    std::unique_ptr<DataDirLock> m_dataDirLock;
     std::unique_ptr<SqliteConnection> m_writer;
     std::unique_ptr<WalCheckpointer> m_checkpointer; // on disk; before m_writer goes
     std::mutex m_writerMutex;

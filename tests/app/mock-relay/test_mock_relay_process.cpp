@@ -1,5 +1,6 @@
 // buzz-mock-relay as QA starts it, as a process: what it says on stderr at start about read
-// routing, whether a routed read then reaches a replica, and where its SQLite files go.
+// routing, whether a routed read then reaches a replica, where its SQLite files go, and that a
+// second relay on the same files refuses to start.
 
 #include <QDir>
 #include <QFile>
@@ -136,6 +137,30 @@ private slots:
         }
         QVERIFY2(QFile::exists(dir.filePath(QStringLiteral("relay.sqlite3"))),
                  qPrintable(QDir(dir.path()).entryList(QDir::AllEntries).join(u' ')));
+    }
+
+    // Two relays on one --data would both serve one SQLite file, and neither would deliver live
+    // what the other stored: the second refuses to start and says who holds the directory.
+    void secondRelayOnTheSameDataIsRefused()
+    {
+        QTemporaryDir dir;
+        RelayRun first;
+        startRelay(first,
+                   {QStringLiteral("--data"), dir.path(), QStringLiteral("--dev-pubkey-header")});
+        QVERIFY2(first.port != 0, first.stderrText.constData());
+        RelayRun second;
+        startRelay(second, {QStringLiteral("--data"), dir.path()});
+        QCOMPARE(second.port, quint16(0));
+        QTRY_COMPARE_WITH_TIMEOUT(second.process->state(), QProcess::NotRunning, 10000);
+        QCOMPARE(second.process->exitCode(), 1);
+        const QByteArray error = second.stderrText + second.process->readAllStandardError();
+        const QByteArray expected = "data directory " + dir.path().toUtf8()
+            + " is in use by another relay (pid " + QByteArray::number(first.process->processId())
+            + ")";
+        QVERIFY2(error.contains(expected), error.constData());
+        // The first still serves.
+        QNetworkAccessManager network;
+        QVERIFY(!routeOfDisplayCount(network, first.port).isEmpty());
     }
 
     // A shell that exported BUZZ_DATA_DIR for buzz-canvas-cli's identity: the relay refuses to

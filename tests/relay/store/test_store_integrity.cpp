@@ -1,5 +1,6 @@
 // A damaged store is refused at start with an error that names the file and what to do, and is
-// left exactly as it was; a missing data directory is still a fresh start.
+// left exactly as it was; a missing data directory is still a fresh start, and a second relay on a
+// directory already in use is refused.
 
 #include "net/nostr/Keys.h"
 #include "relay/RelayEngine.h"
@@ -65,6 +66,7 @@ private slots:
     void corruptPagesAreRefusedAndKept();
     void missingDirectoryIsAFreshStart();
     void healthyStoreReopens();
+    void secondRelayOnTheSameDirectoryIsRefused();
 };
 
 void TestStoreIntegrity::emptyFileIsRefusedAndKept()
@@ -133,6 +135,35 @@ void TestStoreIntegrity::healthyStoreReopens()
         engine.query(*filters, RequestContext {"local", std::string(64, 'a'), Transport::Http},
                      ReadPath::BridgeQuery);
     QCOMPARE(result.events.size(), std::size_t(50));
+}
+
+void TestStoreIntegrity::secondRelayOnTheSameDirectoryIsRefused()
+{
+    QTemporaryDir dir;
+    auto first = std::make_unique<RelayEngine>(optionsFor(dir.path()));
+    QVERIFY2(first->startupError().empty(), first->startupError().c_str());
+    {
+        RelayEngine second(optionsFor(dir.path()));
+        const std::string error = second.startupError();
+        QVERIFY2(error.find("data directory " + dir.path().toStdString()
+                            + " is in use by another relay (pid "
+                            + std::to_string(QCoreApplication::applicationPid()) + ")")
+                     != std::string::npos,
+                 error.c_str());
+        QVERIFY2(error.find("Stop the other relay first") != std::string::npos, error.c_str());
+    }
+    // The first one was not disturbed, and once it stops the directory is free again.
+    const auto key = nostr::SecretKey::generate();
+    nostr::Event event;
+    event.kind = 1;
+    event.createdAt = kNow;
+    event.content = "still mine";
+    key.signEvent(event);
+    QVERIFY(first->ingest(event, RequestContext {"local", key.publicKeyHex(), Transport::Http})
+                .accepted());
+    first.reset();
+    RelayEngine third(optionsFor(dir.path()));
+    QVERIFY2(third.startupError().empty(), third.startupError().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestStoreIntegrity)
