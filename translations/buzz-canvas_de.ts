@@ -1189,6 +1189,61 @@ Revision %3</translation>
     </message>
 </context>
 <context>
+    <name>buzz::ui::LinkOpener</name>
+    <message>
+        <source>Open link</source>
+        <translation>Link öffnen</translation>
+    </message>
+    <message>
+        <source>Open Link</source>
+        <translation>Link öffnen</translation>
+    </message>
+    <message>
+        <source>Write an e-mail to this address with your mail program?</source>
+        <translation>Mit Ihrem E-Mail-Programm eine E-Mail an diese Adresse schreiben?</translation>
+    </message>
+    <message>
+        <source>Open this link in your browser?</source>
+        <translation>Diesen Link in Ihrem Browser öffnen?</translation>
+    </message>
+    <message>
+        <source>&amp;Write E-mail</source>
+        <translation>E-Mail &amp;schreiben</translation>
+    </message>
+    <message>
+        <source>&amp;Open in Browser</source>
+        <translation>Im Browser ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>Write an e-mail</source>
+        <translation>Eine E-Mail schreiben</translation>
+    </message>
+    <message>
+        <source>Open the link in your browser</source>
+        <translation>Den Link in Ihrem Browser öffnen</translation>
+    </message>
+    <message>
+        <source>Do not open the link</source>
+        <translation>Den Link nicht öffnen</translation>
+    </message>
+    <message>
+        <source>Link not opened</source>
+        <translation>Link nicht geöffnet</translation>
+    </message>
+    <message>
+        <source>Link Not Opened</source>
+        <translation>Link nicht geöffnet</translation>
+    </message>
+    <message>
+        <source>Buzz Canvas opens only web (http, https) and e-mail (mailto) links from a canvas. This link was not opened:</source>
+        <translation>Buzz Canvas öffnet aus einem Canvas nur Web-Links (http, https) und E-Mail-Links (mailto). Dieser Link wurde nicht geöffnet:</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::MainWindow</name>
     <message>
         <source>Buzz Canvas</source>

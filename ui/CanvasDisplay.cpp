@@ -32,7 +32,6 @@ CanvasDisplay::CanvasDisplay(CanvasEditor *editor, QWidget *parent)
     m_stateLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_view->setObjectName(QStringLiteral("canvasView"));
     m_view->setAccessibleName(tr("Canvas"));
-    m_view->setOpenExternalLinks(true);
     m_view->document()->setDocumentMargin(16);
     m_sourceView->setObjectName(QStringLiteral("canvasSourceView"));
     m_sourceView->setAccessibleName(tr("Canvas (Markdown source)"));

@@ -1,6 +1,7 @@
 #include "ui/CanvasEditor.h"
 
 #include "canvas/CanvasWriteRules.h"
+#include "ui/ContentBrowser.h"
 #include "ui/FindBar.h"
 #include "ui/MarkdownHighlighter.h"
 #include "ui/MarkdownRenderer.h"
@@ -45,7 +46,7 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     : QWidget(parent)
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_editor(new QPlainTextEdit(m_splitter))
-    , m_preview(new QTextBrowser(m_splitter))
+    , m_preview(new ContentBrowser(m_splitter))
     , m_highlighter(new MarkdownHighlighter(m_editor->document()))
     , m_findBar(new FindBar(m_editor, this))
     , m_sizeLabel(new QLabel(this))
@@ -60,7 +61,6 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     m_editor->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_preview->setObjectName(QStringLiteral("canvasPreview"));
     m_preview->setAccessibleName(tr("Rendered preview"));
-    m_preview->setOpenExternalLinks(true);
     m_preview->setFocusPolicy(Qt::ClickFocus);
     m_splitter->addWidget(m_editor);
     m_splitter->addWidget(m_preview);

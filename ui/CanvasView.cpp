@@ -8,7 +8,7 @@
 namespace buzz::ui {
 
 CanvasView::CanvasView(QWidget *parent)
-    : QTextBrowser(parent)
+    : ContentBrowser(parent)
 {
     installAccessibleFactories(); // a document, not Qt's "label" for a QTextBrowser
     // Room for the focus frame around the viewport, so it never covers the text.

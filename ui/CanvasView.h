@@ -1,13 +1,14 @@
 #pragma once
 
-#include <QTextBrowser>
+#include "ui/ContentBrowser.h"
 
 namespace buzz::ui {
 
-// The rendered canvas: a read-only QTextBrowser that draws a visible focus frame (the style's
+// The rendered canvas: a read-only ContentBrowser (it loads nothing the canvas names, and its
+// links open only after the user confirmed them) that draws a visible focus frame (the style's
 // frame of a read-only view shows no focus) and reports itself to screen readers as a document,
 // with its text readable (CanvasViewAccessible), rather than as a label.
-class CanvasView : public QTextBrowser
+class CanvasView : public ContentBrowser
 {
     Q_OBJECT
 public:

@@ -11,6 +11,7 @@
 #include "ui/CanvasPane.h"
 #include "ui/ChannelListPanel.h"
 #include "ui/ConnectionStatus.h"
+#include "ui/ContentDocument.h"
 #include "ui/DiagnosticsPanel.h"
 #include "ui/EditIcon.h"
 #include "ui/HistoryPanel.h"
@@ -58,6 +59,9 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
     , m_search(new SearchPanel(services, this))
     , m_diagnostics(new DiagnosticsPanel(services.connection->requestLog(), this))
 {
+    // Names and channel titles from the relay show in labels that take rich text: no document of
+    // the app loads what such text names (ContentDocument).
+    ContentDocument::refuseResourcesEverywhere();
     setObjectName(QStringLiteral("mainWindow"));
     setAccessibleName(tr("Buzz Canvas"));
     createConnectionBanner();

@@ -1,0 +1,125 @@
+// The desktop app against a hostile relay (issue 26): what the relay returns is someone else's
+// text at best and a forgery at worst. The app opens the canvas a member saved without reading a
+// local file, and never shows what it cannot verify.
+
+#include "HostileRelay.h"
+#include "UiTestHarness.h"
+
+#include "net/nostr/Kinds.h"
+#include "ui/CanvasPane.h"
+#include "ui/MainWindow.h"
+
+#include <QDateTime>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QUuid>
+
+using namespace buzz;
+using buzz::test::HostileRelay;
+
+namespace {
+
+const QString kChannel = QStringLiteral("5d1c2e2a-7a51-4b7e-9a55-0c1f3f5e9a01");
+
+qint64 now()
+{
+    return QDateTime::currentSecsSinceEpoch();
+}
+
+nostr::Event canvasRevision(const nostr::SecretKey &key, const QString &channel, qint64 createdAt,
+                            const std::string &content)
+{
+    return key.signedEvent(nostr::kinds::kCanvas, createdAt,
+                           {{"h", channel.toStdString()}, {"expected-revision", "none"}}, content);
+}
+
+QTextBrowser *canvasView(desktop::DesktopSession *session)
+{
+    return session->window()->findChild<QTextBrowser *>(QStringLiteral("canvasView"));
+}
+
+} // namespace
+
+class TestHostileApp : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void canvasNeverMakesTheAppReadLocalFiles();
+
+private:
+    desktop::DesktopSession *openOnRelay();
+
+    std::unique_ptr<test::UiTestHarness> m_harness;
+    std::unique_ptr<HostileRelay> m_relay;
+    std::optional<nostr::SecretKey> m_bob;
+};
+
+void TestHostileApp::init()
+{
+    m_harness = std::make_unique<test::UiTestHarness>();
+    QVERIFY(m_harness->isValid());
+    m_relay = std::make_unique<HostileRelay>();
+    QVERIFY(m_relay->listen());
+    m_relay->addOpenChannel(kChannel, QStringLiteral("hostile"), now() - 600);
+    m_bob.emplace(nostr::SecretKey::generate());
+}
+
+void TestHostileApp::cleanup()
+{
+    m_harness.reset();
+    m_relay.reset();
+}
+
+desktop::DesktopSession *TestHostileApp::openOnRelay()
+{
+    auto *session = m_harness->openSessionOn(QStringLiteral("alice"), m_relay->wsUrl());
+    if (!session)
+        return nullptr;
+    if (!test::UiTestHarness::openChannel(session, kChannel))
+        return nullptr;
+    return session;
+}
+
+// Item 10: a member saved Markdown that names local files: the endless /dev/zero (the app
+// allocated until it aborted, and again at every start, since it reopens the last channel), an
+// image by absolute path and one relative to the working directory. The app opens the canvas,
+// shows its text, and none of the files is read.
+void TestHostileApp::canvasNeverMakesTheAppReadLocalFiles()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QImage local(40, 30, QImage::Format_RGB32);
+    local.fill(Qt::red);
+    const QString absolute = dir.filePath(QStringLiteral("secret.png"));
+    QVERIFY(local.save(absolute));
+    // The inline HTML comes last: Qt's Markdown import drops whatever follows an HTML block.
+    const std::string markdown = "# Plan\n\n![z](file:///dev/zero)\n\n![a]("
+        + absolute.toStdString() + ")\n\nThe end.\n\n<img src=\"" + absolute.toStdString()
+        + "\">\n";
+    m_relay->add(canvasRevision(*m_bob, kChannel, now() - 60, markdown));
+
+    auto *session = openOnRelay();
+    QVERIFY(session);
+    QTextBrowser *view = canvasView(session);
+    QVERIFY(view);
+    QTRY_VERIFY2_WITH_TIMEOUT(view->toPlainText().contains(QStringLiteral("The end.")),
+                              qPrintable(view->toPlainText()), 20000);
+    QVERIFY(view->document()->size().isValid()); // laid out: every image asked for
+    QVERIFY(!view->viewport()->grab().isNull());
+    for (const QString &name :
+         {QStringLiteral("file:///dev/zero"), absolute, QUrl::fromLocalFile(absolute).toString()}) {
+        const QVariant shown = view->document()->resource(QTextDocument::ImageResource, QUrl(name));
+        QImage image = shown.value<QImage>();
+        if (shown.userType() == QMetaType::QByteArray)
+            image.loadFromData(shown.toByteArray());
+        QVERIFY2(image.size() != local.size(), qPrintable(name));
+    }
+}
+
+QTEST_MAIN(TestHostileApp)
+#include "test_hostile_app.moc"
