@@ -2,6 +2,7 @@
 
 #include "relay/RelayEngine.h"
 #include "relay/replication/ReplicaTier.h"
+#include "relay/server/OrderedReply.h"
 #include "relay/server/ServerContext.h"
 
 #include <QHttpServer>
@@ -57,13 +58,9 @@ template<class Work>
 void answerOffThread(const ServerContext &context, QObject *receiver,
                      QHttpServerResponder &&responder, Work work)
 {
-    auto parked = std::make_shared<std::unique_ptr<QHttpServerResponder>>(
-        std::make_unique<QHttpServerResponder>(std::move(responder)));
-    QPointer<QTcpSocket> socket((*parked)->socket());
-    context.runOffThread(receiver, std::move(work), [parked, socket](HttpReply reply) {
-        if (socket && socket->isOpen())
-            writeReply(**parked, reply);
-    });
+    auto parked = std::make_shared<OrderedReply>(std::move(responder));
+    context.runOffThread(receiver, std::move(work),
+                         [parked](HttpReply reply) { parked->send(std::move(reply)); });
 }
 } // namespace
 

@@ -175,10 +175,9 @@ void HttpBridge::handle(Endpoint endpoint, std::string community, const QHttpSer
     input->body = request.body().toStdString();
 
     const std::uint64_t ticket = m_nextTicket++;
-    QPointer<QTcpSocket> socket(responder.socket());
-    m_pending.emplace(ticket,
-                      Pending {std::make_unique<QHttpServerResponder>(std::move(responder)), socket,
-                               input->path});
+    // Takes the request's place in its connection's answer order now, while QHttpServer hands
+    // requests over in the order they arrived.
+    m_pending.emplace(ticket, Pending {OrderedReply(std::move(responder)), input->path});
 
     HttpAuthenticator *authenticator = &m_authenticator;
     RelayEngine *engine = m_context.engine;
@@ -188,19 +187,18 @@ void HttpBridge::handle(Endpoint endpoint, std::string community, const QHttpSer
         [input, authenticator, engine, membership] {
             return process(*input, *authenticator, *engine, membership);
         },
-        [this, ticket](HttpReply reply) { respond(ticket, reply); });
+        [this, ticket](HttpReply reply) { respond(ticket, std::move(reply)); });
 }
 
-void HttpBridge::respond(std::uint64_t ticket, const HttpReply &reply)
+void HttpBridge::respond(std::uint64_t ticket, HttpReply reply)
 {
     auto node = m_pending.extract(ticket);
     if (node.empty())
         return;
     Pending &pending = node.mapped();
     m_context.metrics->increment(ServerMetrics::httpSeries(pending.route, reply.status));
-    if (!pending.socket || !pending.socket->isOpen())
-        return; // the client hung up; the write (if any) already committed, nobody to tell
-    writeReply(*pending.responder, reply);
+    // Nothing when the client hung up: the write (if any) already committed, nobody to tell.
+    pending.reply.send(std::move(reply));
 }
 
 } // namespace buzz::relay

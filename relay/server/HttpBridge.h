@@ -3,6 +3,7 @@
 #include "relay/auth/HttpAuthenticator.h"
 #include "relay/auth/RelayMembership.h"
 #include "relay/server/HttpReply.h"
+#include "relay/server/OrderedReply.h"
 #include "relay/server/ServerContext.h"
 
 #include <QObject>
@@ -53,11 +54,10 @@ public:
 private:
     struct Pending
     {
-        std::unique_ptr<QHttpServerResponder> responder;
-        QPointer<QTcpSocket> socket;
+        OrderedReply reply;
         std::string route;
     };
-    void respond(std::uint64_t ticket, const HttpReply &reply);
+    void respond(std::uint64_t ticket, HttpReply reply);
 
     const ServerContext &m_context;
     HttpAuthenticator &m_authenticator;

@@ -1,5 +1,6 @@
 #include "relay/server/HttpConnectionGuard.h"
 
+#include "relay/server/HttpReplyOrder.h"
 #include "relay/server/ServerMetrics.h"
 
 #include <QTcpSocket>
@@ -46,6 +47,7 @@ HttpConnectionGuard::HttpConnectionGuard(QTcpSocket *socket, QObject *httpServer
     , m_isKnownHost(std::move(isKnownHost))
     , m_upgrade(std::move(upgrade))
     , m_metrics(metrics)
+    , m_replies(new HttpReplyOrder(socket))
 {
     m_readConnection =
         connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnectionGuard::onReadyRead);
@@ -67,12 +69,17 @@ void HttpConnectionGuard::afterHttpServerRead()
 {
     // Whatever QHttpServer left in the buffer was seen by onReadyRead before it.
     m_seenUnread = std::min(m_seenUnread, std::max<qint64>(0, m_socket->bytesAvailable()));
+    if (m_draining)
+        cutWhenHandled();
 }
 
 void HttpConnectionGuard::onReadyRead()
 {
     if (m_draining) {
-        m_socket->readAll(); // discarded: the request was answered already
+        // Once QHttpServer handed over the requests before the refused one, the rest is
+        // discarded unread; until then it stays for QHttpServer.
+        if (m_cut)
+            m_socket->readAll();
         return;
     }
     if (!m_following) // GuardedTcpServer missed it: too late for what QHttpServer read already
@@ -98,10 +105,15 @@ void HttpConnectionGuard::onReadyRead()
         refuse(verdict.status, verdict.body, "text/plain; charset=utf-8");
         return;
     case HttpRequestGuard::Verdict::Kind::Upgrade:
-        if (m_guard.lastHead().upgradeHeaderIsWebSocket
-            && !m_isKnownHost(m_guard.lastHead().host)) {
+        if (!m_isKnownHost(m_guard.lastHead().host)) {
             refuse(404, R"({"error":"relay: no community is configured for this host"})",
                    "application/json");
+            return;
+        }
+        // Its 101 would overtake the answers still owed before it.
+        if (m_replies->taken() != m_guard.completedRequests() || m_replies->owed() > 0) {
+            refuse(400, "a WebSocket handshake cannot follow unanswered requests",
+                   "text/plain; charset=utf-8");
             return;
         }
         handOver();
@@ -115,6 +127,9 @@ void HttpConnectionGuard::handOver()
     // for QWebSocketServer, and the socket is a WebSocket from here (its own limits apply).
     if (m_httpServer)
         QObject::disconnect(m_socket, &QTcpSocket::readyRead, m_httpServer, nullptr);
+    // QHttpServer may have read the first part of the head in a read transaction.
+    if (m_socket->isTransactionStarted())
+        m_socket->rollbackTransaction();
     stopWatching();
     if (m_upgrade)
         m_upgrade(m_socket);
@@ -150,7 +165,7 @@ void HttpConnectionGuard::rearm()
 void HttpConnectionGuard::onBytesWritten()
 {
     if (m_draining) {
-        if (m_socket->bytesToWrite() == 0 && !m_shutDown) {
+        if (m_replies->closed() && m_socket->bytesToWrite() == 0 && !m_shutDown) {
             m_shutDown = true;
             ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR); // FIN after the answer
         }
@@ -163,6 +178,14 @@ void HttpConnectionGuard::onBytesWritten()
 void HttpConnectionGuard::onTimeout()
 {
     if (m_draining) {
+        if (!m_cut) {
+            cut(); // QHttpServer did not take the requests before the refused one in time
+            return;
+        }
+        if (!m_replies->closed()) {
+            m_timer.start(kDrainMs); // answers before the refusal are still being computed
+            return;
+        }
         m_socket->abort();
         return;
     }
@@ -175,7 +198,7 @@ void HttpConnectionGuard::onTimeout()
     }
     switch (m_guard.phase()) {
     case HttpRequestGuard::Phase::Idle:
-        if (m_socket->bytesToWrite() > 0) {
+        if (m_socket->bytesToWrite() > 0 || m_replies->owed() > 0) {
             m_timer.start(m_limits.idleTimeoutMs);
             return;
         }
@@ -197,20 +220,39 @@ void HttpConnectionGuard::refuse(int status, const std::string &body, const QByt
 {
     m_metrics->increment(
         ServerMetrics::labelled("buzz_http_refused_total", "reason", refusalReason(status)));
+    m_refusal = "HTTP/1.1 " + QByteArray::number(status) + ' '
+        + HttpRequestGuard::reasonPhrase(status) + "\r\nContent-Type: " + contentType
+        + "\r\nContent-Length: " + QByteArray::number(qsizetype(body.size()))
+        + "\r\nConnection: close\r\n\r\n";
+    m_refusal.append(body.data(), qsizetype(body.size()));
+    m_draining = true;
+    // The requests received whole before the refused one are still answered, in order, and the
+    // refusal after them: QHttpServer hands them over (one per readyRead) before it is cut off.
+    m_refuseAfter = m_guard.completedRequests();
+    m_timer.start(kDrainMs);
+    cutWhenHandled();
+}
+
+void HttpConnectionGuard::cutWhenHandled()
+{
+    if (!m_cut && m_replies->taken() >= m_refuseAfter)
+        cut();
+}
+
+void HttpConnectionGuard::cut()
+{
+    m_cut = true;
     if (m_httpServer)
         QObject::disconnect(m_socket, &QTcpSocket::readyRead, m_httpServer, nullptr);
     // QHttpServer may hold everything since its request began in a read transaction.
     if (m_socket->isTransactionStarted())
         m_socket->commitTransaction();
-    QByteArray answer = "HTTP/1.1 " + QByteArray::number(status) + ' '
-        + HttpRequestGuard::reasonPhrase(status) + "\r\nContent-Type: " + contentType
-        + "\r\nContent-Length: " + QByteArray::number(qsizetype(body.size()))
-        + "\r\nConnection: close\r\n\r\n";
-    answer.append(body.data(), qsizetype(body.size()));
-    m_draining = true;
     m_socket->readAll();
-    m_socket->write(answer);
-    m_timer.start(kDrainMs);
+    m_timer.stop();
+    m_replies->closeWith(std::exchange(m_refusal, {}), [this] {
+        m_timer.start(kDrainMs); // the client gets this long to read it before the cut
+        onBytesWritten();
+    });
 }
 
 void HttpConnectionGuard::stopWatching()

@@ -15,11 +15,13 @@ class QTcpSocket;
 
 namespace buzz::relay {
 
+class HttpReplyOrder;
 class ServerMetrics;
 
 // The socket side of HttpRequestGuard. Its readyRead slot is connected before QHttpServer's, so it
 // sees every byte of a request head before QHttpServer parses (and buffers) anything; a request
-// the guard refuses is answered here and QHttpServer never reads it. It also enforces the head,
+// the guard refuses is answered here, after the answers owed for the requests before it
+// (HttpReplyOrder), and QHttpServer never reads it. It also enforces the head,
 // body and idle timeouts on every request of the connection. A WebSocket handshake (the only way
 // out of HTTP) never reaches QHttpServer: the guard takes the socket from it and hands it to
 // `upgrade`. A child of its socket, so it goes with it.
@@ -52,6 +54,8 @@ private:
     void refuse(int status, const std::string &body, const QByteArray &contentType);
     void stopWatching();
     void handOver();
+    void cutWhenHandled();
+    void cut();
 
     QTcpSocket *m_socket;
     QPointer<QObject> m_httpServer;
@@ -66,7 +70,12 @@ private:
     std::uint64_t m_timedRequests = 0;
     qint64 m_seenUnread = 0; // bytes at the front of the read buffer already fed to m_guard
     bool m_following = false;
-    bool m_draining = false; // refused: answer written, the rest of the request discarded
+    HttpReplyOrder *m_replies; // a child of the socket too
+    // Refused: the answers owed before the refusal, then the refusal, and the rest discarded.
+    bool m_draining = false;
+    bool m_cut = false; // QHttpServer no longer reads this connection
+    std::uint64_t m_refuseAfter = 0; // requests received whole before the refused one
+    QByteArray m_refusal;
     bool m_shutDown = false;
 };
 

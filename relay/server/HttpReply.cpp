@@ -1,5 +1,7 @@
 #include "relay/server/HttpReply.h"
 
+#include "relay/server/OrderedReply.h"
+
 #include <QHttpServerResponder>
 #include <QTcpSocket>
 
@@ -31,7 +33,12 @@ HttpReply HttpReply::text(std::string body, QByteArray contentType, int status)
     return reply;
 }
 
-void writeReply(QHttpServerResponder &responder, const HttpReply &reply)
+void writeReply(QHttpServerResponder &responder, HttpReply reply)
+{
+    OrderedReply(std::move(responder)).send(std::move(reply));
+}
+
+void writeReplyNow(QHttpServerResponder &responder, const HttpReply &reply)
 {
     // Without TCP_NODELAY a reply that leaves in more than one write waits for the client's delayed
     // ACK (~40 ms) before its tail is sent.

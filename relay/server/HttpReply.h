@@ -24,6 +24,11 @@ struct HttpReply
     static HttpReply text(std::string body, QByteArray contentType, int status = 200);
 };
 
-void writeReply(QHttpServerResponder &responder, const HttpReply &reply);
+// Answers the request `responder` belongs to, in its connection's order (HttpReplyOrder): for a
+// route answering before it returns. A route answering later keeps an OrderedReply instead.
+void writeReply(QHttpServerResponder &responder, HttpReply reply);
+// Writes the answer to the socket at once, whatever else is owed on the connection: for
+// HttpReplyOrder, whose turn it is.
+void writeReplyNow(QHttpServerResponder &responder, const HttpReply &reply);
 
 } // namespace buzz::relay

@@ -7,6 +7,7 @@
 #include "relay/server/HttpBridge.h"
 #include "relay/server/HttpReply.h"
 #include "relay/server/Nip11Document.h"
+#include "relay/server/OrderedReply.h"
 #include "relay/server/WsSession.h"
 
 #include <QDateTime>
@@ -298,18 +299,13 @@ void RelayServer::serveMetrics(const QHttpServerRequest &, QHttpServerResponder 
     m_metrics.increment(ServerMetrics::httpSeries("/metrics", 200));
     updateGauges();
     auto own = std::make_shared<std::string>(m_metrics.text());
-    auto parked = std::make_shared<std::unique_ptr<QHttpServerResponder>>(
-        std::make_unique<QHttpServerResponder>(std::move(responder)));
-    QPointer<QTcpSocket> socket((*parked)->socket());
+    auto parked = std::make_shared<OrderedReply>(std::move(responder));
     RelayEngine *engine = &m_engine;
-    // The responder never leaves this thread: the worker only computes the engine's text.
+    // The reply never leaves this thread: the worker only computes the engine's text.
     m_context.runOffThread(
         this, [engine] { return engine->metricsText(); },
-        [own, parked, socket](std::string engineText) {
-            if (!socket || !socket->isOpen())
-                return;
-            writeReply(
-                **parked,
+        [own, parked](std::string engineText) {
+            parked->send(
                 HttpReply::text(*own + engineText, "text/plain; version=0.0.4; charset=utf-8"));
         });
 }

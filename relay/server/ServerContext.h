@@ -52,7 +52,8 @@ struct ServerContext
         std::shared_ptr<NetworkThreadMailbox> target = mailbox;
         workers->start([guard, target, work = std::move(work), done = std::move(done)]() mutable {
             auto result = std::make_shared<Result>(work());
-            target->post([guard, result, done]() mutable {
+            // `done` moves on: what it holds (an OrderedReply) is destroyed on the network thread.
+            target->post([guard, result, done = std::move(done)]() mutable {
                 if (guard)
                     done(std::move(*result));
             });

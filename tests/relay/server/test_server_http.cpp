@@ -4,11 +4,96 @@
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"
 
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTcpSocket>
 #include <QtTest>
+
+#include <vector>
 
 using namespace buzz;
 using namespace buzz::relay;
 using namespace buzz::relay::test;
+
+namespace {
+
+struct RawAnswer
+{
+    int status = 0;
+    QByteArray body;
+};
+
+// Splits what arrived on a keep-alive connection into its answers (every relay answer has a
+// Content-Length). Stops at an incomplete answer.
+std::vector<RawAnswer> splitAnswers(const QByteArray &stream)
+{
+    std::vector<RawAnswer> answers;
+    qsizetype at = 0;
+    while (true) {
+        const qsizetype headEnd = stream.indexOf("\r\n\r\n", at);
+        if (headEnd < 0)
+            break;
+        const QByteArray head = stream.mid(at, headEnd - at).toLower();
+        const qsizetype lengthAt = head.indexOf("content-length:");
+        if (lengthAt < 0)
+            break;
+        const qsizetype lineEnd = head.indexOf("\r\n", lengthAt);
+        const qsizetype length = head.mid(lengthAt + 15, lineEnd < 0 ? -1 : lineEnd - lengthAt - 15)
+                                     .trimmed()
+                                     .toLongLong();
+        if (stream.size() < headEnd + 4 + length)
+            break;
+        answers.push_back({head.mid(9, 3).toInt(), stream.mid(headEnd + 4, length)});
+        at = headEnd + 4 + length;
+    }
+    return answers;
+}
+
+// Sends `requests` in one write on one connection and returns the answers once `count` arrived
+// (or the relay closed, or 20 s passed). The relay runs on this thread: waits spin its event loop.
+std::vector<RawAnswer> pipeline(quint16 port, const QByteArray &requests, std::size_t count)
+{
+    QTcpSocket socket;
+    QSignalSpy connected(&socket, &QTcpSocket::connected);
+    socket.connectToHost(QStringLiteral("127.0.0.1"), port);
+    if (!connected.wait(5000))
+        return {};
+    QByteArray received;
+    QObject::connect(&socket, &QTcpSocket::readyRead, [&] { received += socket.readAll(); });
+    socket.write(requests);
+    QElapsedTimer timer;
+    timer.start();
+    while (splitAnswers(received).size() < count && timer.elapsed() < 20000
+           && socket.state() == QAbstractSocket::ConnectedState) {
+        QSignalSpy ready(&socket, &QTcpSocket::readyRead);
+        ready.wait(50);
+    }
+    return splitAnswers(received);
+}
+
+QByteArray post(quint16 port, const QByteArray &path, const std::string &pubkey,
+                const QByteArray &body)
+{
+    return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(port)
+        + "\r\nX-Pubkey: " + QByteArray::fromStdString(pubkey)
+        + "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+        + "\r\n\r\n" + body;
+}
+
+char kindOf(const RawAnswer &answer)
+{
+    if (answer.status == 200 && answer.body.startsWith('['))
+        return 'Q';
+    if (answer.status == 200 && answer.body.startsWith("{\"count\":"))
+        return 'C';
+    if (answer.status == 200 && answer.body == "ok")
+        return 'H';
+    if (answer.status == 404)
+        return 'N';
+    return '?';
+}
+
+} // namespace
 
 class TestServerHttp : public QObject
 {
@@ -35,6 +120,8 @@ private slots:
     void bodyOverOneMebibyteIs413();
     void communitiesAreIsolated();
     void metricsExposeServerAndEngineCounters();
+    void pipelinedAnswersKeepRequestOrder();
+    void refusalWaitsForEarlierAnswers();
 };
 
 void TestServerHttp::nip11WithNostrAccept()
@@ -321,6 +408,86 @@ void TestServerHttp::metricsExposeServerAndEngineCounters()
     QVERIFY(metrics.body.contains("buzz_ws_connections_active 0"));
     QVERIFY(metrics.body.contains(
         QByteArray::fromStdString(relay.engine().metricsText().substr(0, 20))));
+}
+
+// HTTP/1.1 answers leave in request order: a proxy that sends several users' requests down one
+// connection must never hand one user another's answer.
+void TestServerHttp::pipelinedAnswersKeepRequestOrder()
+{
+    RelayTestFixture::Options options;
+    options.devPubkeyHeader = true;
+    RelayTestFixture relay(options);
+    TestIdentity alice;
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(relay.engine()
+                    .ingest(alice.sign(1, relay.now() - i, {}, "note " + std::to_string(i)),
+                            RequestContext {"local", alice.pubkey(), Transport::Http})
+                    .accepted());
+    const QByteArray filters = R"([{"kinds":[1],"limit":3}])";
+    const QByteArray health =
+        "GET /health HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(relay.port()) + "\r\n\r\n";
+    const QByteArray missing =
+        "GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(relay.port()) + "\r\n\r\n";
+    const QByteArray expected = "QCHQCNCQQCHCQQHC";
+    QByteArray requests;
+    for (const char kind : expected) {
+        switch (kind) {
+        case 'Q':
+            requests += post(relay.port(), "/query", alice.pubkey(), filters);
+            break;
+        case 'C':
+            requests += post(relay.port(), "/count", alice.pubkey(), filters);
+            break;
+        case 'H':
+            requests += health;
+            break;
+        default:
+            requests += missing;
+        }
+    }
+    const auto answers = pipeline(relay.port(), requests, std::size_t(expected.size()));
+    QByteArray order;
+    for (const RawAnswer &answer : answers)
+        order += kindOf(answer);
+    QCOMPARE(order, expected);
+    for (const RawAnswer &answer : answers) {
+        if (kindOf(answer) == 'Q')
+            QCOMPARE(nlohmann::json::parse(answer.body.toStdString()).size(), std::size_t(3));
+        if (kindOf(answer) == 'C')
+            QCOMPARE(answer.body, QByteArray(R"({"count":3})"));
+    }
+}
+
+// A request refused from its head (413 here) is answered after the requests before it on the
+// connection, never in their place.
+void TestServerHttp::refusalWaitsForEarlierAnswers()
+{
+    RelayTestFixture::Options options;
+    options.devPubkeyHeader = true;
+    RelayTestFixture relay(options);
+    TestIdentity alice;
+    const QByteArray filters = R"([{"kinds":[1],"limit":3}])";
+    const QByteArray requests = post(relay.port(), "/query", alice.pubkey(), filters)
+        + post(relay.port(), "/count", alice.pubkey(), filters)
+        + "POST /events HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(relay.port())
+        + "\r\nContent-Length: 4000000000\r\n\r\n";
+    const auto answers = pipeline(relay.port(), requests, 3);
+    QCOMPARE(answers.size(), std::size_t(3));
+    QCOMPARE(kindOf(answers[0]), 'Q');
+    QCOMPARE(kindOf(answers[1]), 'C');
+    QCOMPARE(answers[2].status, 413);
+
+    // A WebSocket handshake behind an unanswered request: its 101 would overtake that answer.
+    const QByteArray handshake =
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(relay.port())
+        + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+    const auto refused = pipeline(
+        relay.port(), post(relay.port(), "/query", alice.pubkey(), filters) + handshake, 2);
+    QCOMPARE(refused.size(), std::size_t(2));
+    QCOMPARE(kindOf(refused[0]), 'Q');
+    QCOMPARE(refused[1].status, 400);
+    QCOMPARE(relay.server().sessionCount(), std::size_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestServerHttp)
