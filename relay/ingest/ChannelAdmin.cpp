@@ -200,6 +200,7 @@ bool ChannelAdmin::applyDelete(store::WriteTransaction &tx, const nostr::Event &
     store::EventLookup &reader = tx.reader();
     for (auto member : reader.activeMembers(channel.community, channel.uuid)) {
         member.removedAt = now;
+        member.removedBy = event.pubkey;
         if (!tx.rows().upsertMember(member))
             return false;
     }
@@ -259,10 +260,12 @@ bool ChannelAdmin::applyMembership(store::WriteTransaction &tx, const nostr::Eve
         if (!member.active() || !existing)
             member.joinedAt = now;
         member.removedAt.reset();
+        member.removedBy.reset();
     } else {
         if (!existing || !existing->active())
             return true; // nothing to remove; the event itself is still stored
         member.removedAt = now;
+        member.removedBy = event.pubkey; // the member themselves when they leave
     }
     if (!tx.rows().upsertMember(member))
         return false;

@@ -28,6 +28,10 @@ std::optional<std::string> RoleRules::mayAdd(const std::optional<model::ChannelM
 {
     if (!isActive(actor) || actor->role == "guest")
         return std::string(kNotAuthorized);
+    // Someone an owner or admin removed comes back only through an owner or admin: any member may
+    // add people, but not undo that decision. Who left of their own accord, anyone may add again.
+    if (target && target->removedByOther() && !isAdminOrOwner(actor))
+        return std::string(kNotAuthorized);
     const bool targetActive = isActive(target);
     const std::string current = targetActive ? target->role : std::string();
     const std::string wanted = role ? *role : (targetActive ? current : std::string("member"));

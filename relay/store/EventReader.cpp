@@ -37,6 +37,7 @@ model::ChannelMember rowToMember(const Statement &row)
     member.role = row.text(3);
     member.joinedAt = row.int64(4);
     member.removedAt = row.optionalInt64(5);
+    member.removedBy = row.optionalText(6);
     return member;
 }
 } // namespace
@@ -153,7 +154,7 @@ std::optional<model::ChannelMember> EventReader::member(const std::string &commu
                                                         const std::string &pubkey)
 {
     auto select = m_connection.prepare(
-        "SELECT community, channel, pubkey, role, joined_at, removed_at FROM "
+        "SELECT community, channel, pubkey, role, joined_at, removed_at, removed_by FROM "
         "channel_members WHERE community = ?1 AND channel = ?2 AND pubkey = ?3");
     select.bindStatic(1, community);
     select.bindStatic(2, channel);
@@ -166,10 +167,10 @@ std::optional<model::ChannelMember> EventReader::member(const std::string &commu
 std::vector<model::ChannelMember> EventReader::activeMembers(const std::string &community,
                                                              const std::string &channel)
 {
-    auto select =
-        m_connection.prepare("SELECT community, channel, pubkey, role, joined_at, removed_at FROM "
-                             "channel_members WHERE community = ?1 "
-                             "AND channel = ?2 AND removed_at IS NULL ORDER BY joined_at, pubkey");
+    auto select = m_connection.prepare(
+        "SELECT community, channel, pubkey, role, joined_at, removed_at, removed_by FROM "
+        "channel_members WHERE community = ?1 "
+        "AND channel = ?2 AND removed_at IS NULL ORDER BY joined_at, pubkey");
     select.bindStatic(1, community);
     select.bindStatic(2, channel);
     std::vector<model::ChannelMember> members;

@@ -11,7 +11,8 @@ namespace {
 constexpr const char *kChannelColumns =
     "community, uuid, name, visibility, channel_type, about, topic, purpose, ttl, archived, "
     "created_by, created_at, create_event_id";
-constexpr const char *kMemberColumns = "community, channel, pubkey, role, joined_at, removed_at";
+constexpr const char *kMemberColumns =
+    "community, channel, pubkey, role, joined_at, removed_at, removed_by";
 
 model::Channel rowToChannel(const PgResult &row)
 {
@@ -41,6 +42,7 @@ model::ChannelMember rowToMember(const PgResult &rows, int row)
     member.role = rows.text(row, 3);
     member.joinedAt = rows.int64(row, 4);
     member.removedAt = rows.optionalInt64(row, 5);
+    member.removedBy = rows.optionalText(row, 6);
     return member;
 }
 

@@ -163,16 +163,17 @@ bool PgRowWriter::upsertMember(const model::ChannelMember &member)
 {
     return m_connection
         .run("INSERT INTO channel_members (community, channel, pubkey, role, joined_at, "
-             "removed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (community, channel, pubkey) "
-             "DO UPDATE SET role = excluded.role, joined_at = excluded.joined_at, removed_at = "
-             "excluded.removed_at",
+             "removed_at, removed_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (community, "
+             "channel, pubkey) DO UPDATE SET role = excluded.role, joined_at = excluded.joined_at, "
+             "removed_at = excluded.removed_at, removed_by = excluded.removed_by",
              PgParams()
                  .text(member.community)
                  .text(member.channel)
                  .text(member.pubkey)
                  .text(member.role)
                  .int64(member.joinedAt)
-                 .optionalInt64(member.removedAt))
+                 .optionalInt64(member.removedAt)
+                 .optionalText(member.removedBy))
         .ok();
 }
 

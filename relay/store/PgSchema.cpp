@@ -130,8 +130,11 @@ CREATE TABLE IF NOT EXISTS channel_members (
     role       text   NOT NULL,
     joined_at  bigint NOT NULL,
     removed_at bigint,
+    removed_by text,
     PRIMARY KEY (community, channel, pubkey)
 );
+-- pg-3: who removed a member (store/SchemaMigration.h); earlier tables gain the column here.
+ALTER TABLE channel_members ADD COLUMN IF NOT EXISTS removed_by text;
 CREATE INDEX IF NOT EXISTS members_by_pubkey
     ON channel_members (community, pubkey) WHERE removed_at IS NULL;
 
@@ -271,7 +274,7 @@ bool PgSchema::apply(PgConnection &connection, std::int64_t nowSec, std::string 
             return fail("schema");
         if (version.rows() > 0)
             stored = version.text(0, 0);
-        if (!stored.empty() && stored != kVersion && stored != "pg-1") {
+        if (!stored.empty() && stored != kVersion && stored != "pg-1" && stored != "pg-2") {
             error = "relay database has schema version " + stored + ", not this relay's " + kVersion
                 + "; it is left untouched";
             connection.exec("ROLLBACK");

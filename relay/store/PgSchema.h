@@ -16,7 +16,7 @@ class PgConnection;
 class PgSchema
 {
 public:
-    static constexpr const char *kVersion = "pg-2";
+    static constexpr const char *kVersion = "pg-3";
     // Monthly partitions start here; earlier rows go to events_past.
     static constexpr int kFirstYear = 2026;
     static constexpr int kFirstMonth = 1;

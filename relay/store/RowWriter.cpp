@@ -213,17 +213,18 @@ bool RowWriter::upsertChannel(const model::Channel &channel)
 
 bool RowWriter::upsertMember(const model::ChannelMember &member)
 {
-    auto upsert = m_connection.prepare("INSERT INTO channel_members (community, channel, pubkey, "
-                                       "role, joined_at, removed_at) VALUES (?1, ?2, "
-                                       "?3, ?4, ?5, ?6) ON CONFLICT (community, channel, pubkey) "
-                                       "DO UPDATE SET role = excluded.role, joined_at = "
-                                       "excluded.joined_at, removed_at = excluded.removed_at");
+    auto upsert = m_connection.prepare(
+        "INSERT INTO channel_members (community, channel, pubkey, role, joined_at, removed_at, "
+        "removed_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (community, channel, pubkey) "
+        "DO UPDATE SET role = excluded.role, joined_at = excluded.joined_at, removed_at = "
+        "excluded.removed_at, removed_by = excluded.removed_by");
     upsert.bindStatic(1, member.community);
     upsert.bindStatic(2, member.channel);
     upsert.bindStatic(3, member.pubkey);
     upsert.bindStatic(4, member.role);
     upsert.bind(5, member.joinedAt);
     upsert.bind(6, member.removedAt);
+    upsert.bind(7, member.removedBy);
     if (!upsert.run())
         return false;
     record({{"op", "member"},
@@ -232,7 +233,8 @@ bool RowWriter::upsertMember(const model::ChannelMember &member)
             {"pubkey", member.pubkey},
             {"role", member.role},
             {"joined_at", member.joinedAt},
-            {"removed_at", optionalJson(member.removedAt)}});
+            {"removed_at", optionalJson(member.removedAt)},
+            {"removed_by", optionalJson(member.removedBy)}});
     return true;
 }
 
@@ -343,6 +345,7 @@ bool RowWriter::applyChange(SqliteConnection &connection, const nlohmann::json &
             member.role = op.value("role", "member");
             member.joinedAt = op.value("joined_at", std::int64_t {0});
             member.removedAt = optionalInt(op["removed_at"]);
+            member.removedBy = optionalString(op["removed_by"]);
             ok = rows.upsertMember(member);
         } else if (kind == "channel_delete") {
             ok = rows.deleteChannel(community, op.value("uuid", ""),

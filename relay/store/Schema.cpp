@@ -103,6 +103,7 @@ CREATE TABLE IF NOT EXISTS channel_members (
     role       TEXT    NOT NULL,
     joined_at  INTEGER NOT NULL,
     removed_at INTEGER,
+    removed_by TEXT,
     PRIMARY KEY (community, channel, pubkey)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS members_by_pubkey ON channel_members (community, pubkey) WHERE removed_at IS NULL;

@@ -21,7 +21,7 @@ public:
     // Work a replica's replay transaction does just before its COMMIT (each extension's); the
     // writer runs its own before-commit work itself (Database).
     static bool beforeReplayCommit(SqliteConnection &connection, const StoreExtensions &extensions);
-    static constexpr int kVersion = 3;
+    static constexpr int kVersion = 4;
 };
 
 } // namespace buzz::relay::store

@@ -69,12 +69,19 @@ std::int64_t single(SqliteConnection &connection, const char *sql)
     auto statement = connection.prepare(sql);
     return statement.valid() && statement.step() ? statement.int64(0) : -1;
 }
+
+bool hasColumn(SqliteConnection &connection, const char *table, const char *column)
+{
+    auto columns = connection.prepare(std::string("SELECT 1 FROM pragma_table_info('") + table
+                                      + "') WHERE name = '" + column + "'");
+    return columns.valid() && columns.step();
+}
 } // namespace
 
 bool SchemaMigration::fromVersion(SqliteConnection &connection, int version)
 {
-    if (version == 2)
-        return true; // only tables to add: afterSchema fills them
+    if (version == 2 || version == 3)
+        return true; // only tables and columns to add: afterSchema does
     if (version != 1)
         return false;
     const std::int64_t events = single(connection, "SELECT count(*) FROM events");
@@ -85,14 +92,18 @@ bool SchemaMigration::fromVersion(SqliteConnection &connection, int version)
 
 bool SchemaMigration::afterSchema(SqliteConnection &connection, int version)
 {
-    if (version > 2)
-        return true;
-    const bool retired = connection.exec(kRetireDeletedChannels);
-    if (retired)
+    if (version <= 2) {
+        if (!connection.exec(kRetireDeletedChannels))
+            return false;
         qCInfo(lcStore) << "retired the ids of"
                         << single(connection, "SELECT count(*) FROM retired_channels")
                         << "deleted channels";
-    return retired;
+    }
+    // The table kept its older layout (CREATE TABLE IF NOT EXISTS left it as it was).
+    if (version <= 3 && !hasColumn(connection, "channel_members", "removed_by")
+        && !connection.exec("ALTER TABLE channel_members ADD COLUMN removed_by TEXT"))
+        return false;
+    return true;
 }
 
 } // namespace buzz::relay::store

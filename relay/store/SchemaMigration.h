@@ -12,8 +12,9 @@ class SqliteConnection;
 // a crash part-way leaves the old database as it was. Version 1 kept each event twice (fields as
 // hex text and the whole JSON) with hex ids and indexed every h tag; version 2 keeps the fields
 // once, with binary ids, pubkeys and signatures; version 3 adds retired_channels, filled from
-// the events every channel deleted before it left. Derived structures of higher layers (the
-// full-text index) notice their own version and rebuild in their applySchema.
+// the events every channel deleted before it left; version 4 records who removed a member
+// (channel_members.removed_by, unknown for earlier removals). Derived structures of higher layers
+// (the full-text index) notice their own version and rebuild in their applySchema.
 class SchemaMigration
 {
 public:

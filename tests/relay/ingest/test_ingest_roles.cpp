@@ -1,6 +1,7 @@
 // NIP-29 role rules (reference §3.2, §6 step 9): only owners change owner/admin roles, admins
-// manage the members below them, members add members and bots, and the last owner can never be
-// demoted or removed. Refusals read `invalid: actor not authorized`.
+// manage the members below them, members add members and bots (but not back someone an admin or
+// owner removed), and the last owner can never be demoted or removed. Refusals read
+// `invalid: actor not authorized`.
 
 #include "test_engine_support.h"
 
@@ -123,6 +124,34 @@ private slots:
         stored(setRole(owner, owner, "member"));
         QCOMPARE(roleOf(owner), std::string("member"));
         refused(remove(admin, admin), "invalid: cannot remove the last owner");
+    }
+
+    void removalByAnAdminSticksAgainstMembers()
+    {
+        // A member may add people, but not undo what an admin or owner decided: someone they
+        // removed comes back only through an admin or owner.
+        for (const Identity *remover : {&admin, &owner}) {
+            Identity unwanted;
+            stored(setRole(member, unwanted, ""));
+            stored(remove(*remover, unwanted));
+            refused(setRole(member, unwanted, ""), "invalid: actor not authorized");
+            refused(setRole(member, unwanted, "bot"), "invalid: actor not authorized");
+            QCOMPARE(roleOf(unwanted), std::string());
+            stored(setRole(admin, unwanted, ""));
+            QCOMPARE(roleOf(unwanted), std::string("member"));
+            // Re-added, they are a member like any other again.
+            stored(remove(unwanted, unwanted));
+            stored(setRole(member, unwanted, ""));
+        }
+    }
+
+    void someoneWhoLeftMayBeAddedBackByAnyMember()
+    {
+        Identity leaver;
+        stored(setRole(member, leaver, ""));
+        stored(h->submit(leaver, leaver.sign(9022, ++h->now, {{"h", channel}})));
+        stored(setRole(member, leaver, ""));
+        QCOMPARE(roleOf(leaver), std::string("member"));
     }
 
     void anyoneMayLeave()

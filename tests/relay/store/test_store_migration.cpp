@@ -135,7 +135,7 @@ private slots:
             }
         }
         QCOMPARE(sqlText(dir.path(), "SELECT value FROM relay_meta WHERE key = 'schema_version'"),
-                 std::string("3"));
+                 std::string("4"));
         const qint64 after = QFileInfo(dir.path() + "/relay.sqlite3").size();
         qInfo("relay.sqlite3: %lld bytes before, %lld after", before, after);
         QVERIFY(after < before);
