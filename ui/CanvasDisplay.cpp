@@ -4,9 +4,9 @@
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasView.h"
 #include "ui/MarkdownRenderer.h"
+#include "ui/MonospaceFont.h"
 #include "ui/UiFormat.h"
 
-#include <QFontDatabase>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -36,7 +36,7 @@ CanvasDisplay::CanvasDisplay(CanvasEditor *editor, QWidget *parent)
     m_sourceView->setObjectName(QStringLiteral("canvasSourceView"));
     m_sourceView->setAccessibleName(tr("Canvas (Markdown source)"));
     m_sourceView->setReadOnly(true);
-    m_sourceView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_sourceView->setFont(MonospaceFont::font());
     m_sourceNotice->setObjectName(QStringLiteral("canvasSourceNotice"));
     m_sourceNotice->setWordWrap(true);
     m_renderAnyway->setObjectName(QStringLiteral("renderCanvasButton"));

@@ -5,9 +5,9 @@
 #include "ui/FindBar.h"
 #include "ui/MarkdownHighlighter.h"
 #include "ui/MarkdownRenderer.h"
+#include "ui/MonospaceFont.h"
 #include "ui/UiFormat.h"
 
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -55,7 +55,7 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     m_editor->setObjectName(QStringLiteral("canvasEditor"));
     m_editor->setAccessibleName(tr("Canvas Markdown editor"));
     m_editor->setPlaceholderText(tr("Write your canvas content in Markdown…"));
-    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    QFont mono = MonospaceFont::font();
     m_editor->setFont(mono);
     m_editor->setTabStopDistance(QFontMetricsF(mono).horizontalAdvance(QLatin1Char(' ')) * 4);
     m_editor->setLineWrapMode(QPlainTextEdit::WidgetWidth);

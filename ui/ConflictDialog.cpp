@@ -1,10 +1,10 @@
 #include "ui/ConflictDialog.h"
 
+#include "ui/MonospaceFont.h"
 #include "ui/NoticeBanner.h"
 
 #include <QButtonGroup>
 #include <QDialogButtonBox>
-#include <QFontDatabase>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -29,7 +29,7 @@ QPlainTextEdit *monospaceView(const QString &name, const QString &accessible, QW
     edit->setAccessibleName(accessible);
     edit->setReadOnly(readOnly);
     edit->setLineWrapMode(QPlainTextEdit::NoWrap);
-    edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    edit->setFont(MonospaceFont::font());
     return edit;
 }
 

@@ -2,13 +2,13 @@
 
 #include "net/client/RequestLog.h"
 #include "ui/ConnectionStatus.h"
+#include "ui/MonospaceFont.h"
 #include "ui/models/RequestLogModel.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -140,7 +140,7 @@ void DiagnosticsPanel::showDetail(int row)
     text->setObjectName(QStringLiteral("requestDetailText"));
     text->setAccessibleName(tr("Request details"));
     text->setReadOnly(true);
-    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    text->setFont(MonospaceFont::font());
     QJsonObject fields = entry->toJson();
     fields.remove(QStringLiteral("detail"));
     QString body = client::RequestLog::formatLine(*entry) + QStringLiteral("\n\n")

@@ -1,8 +1,8 @@
 #include "ui/DiffView.h"
 
 #include "canvas/Merge3.h"
+#include "ui/MonospaceFont.h"
 
-#include <QFontDatabase>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTextBlock>
@@ -24,7 +24,7 @@ DiffView::DiffView(QWidget *parent)
     m_text->setAccessibleName(tr("Difference to the current canvas"));
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setFont(MonospaceFont::font());
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

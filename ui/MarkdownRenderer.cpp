@@ -1,6 +1,7 @@
 #include "ui/MarkdownRenderer.h"
 
-#include <QFontDatabase>
+#include "ui/MonospaceFont.h"
+
 #include <QPalette>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -23,9 +24,9 @@ QColor blend(const QColor &base, const QColor &accent, qreal amount)
 
 QStringList monoFamilies()
 {
-    // The system's fixed font first, then the generic name fontconfig always resolves.
-    return {QFontDatabase::systemFont(QFontDatabase::FixedFont).family(),
-            QStringLiteral("monospace")};
+    // The family whose glyph advances were measured equal (MonospaceFont), then the generic name
+    // fontconfig always resolves.
+    return {MonospaceFont::font().family(), QStringLiteral("monospace")};
 }
 
 void polishTable(QTextTable *table, const QPalette &palette)

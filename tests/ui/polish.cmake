@@ -16,3 +16,13 @@ set_tests_properties(test_ui_translations PROPERTIES
 add_test(NAME test_ui_atspi
     COMMAND "${CMAKE_CURRENT_LIST_DIR}/atspi/run_atspi_check.sh" "$<TARGET_FILE:buzz-canvas>")
 set_tests_properties(test_ui_atspi PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "ui;atspi")
+
+# The monospace views have equal glyph advances whichever fonts are installed; the _hostile run has
+# fontconfig resolve "monospace" to a proportional font first.
+buzz_add_qtest(NAME test_ui_monospace_font
+    SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_monospace_font.cpp"
+    LIBS buzz_ui TIMEOUT 120 LABELS ui)
+set_target_properties(test_ui_monospace_font PROPERTIES AUTOMOC ON)
+add_test(NAME test_ui_monospace_font_hostile COMMAND test_ui_monospace_font)
+set_tests_properties(test_ui_monospace_font_hostile PROPERTIES TIMEOUT 120 LABELS ui
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_LOGGING_RULES=buzz.*.debug=false;FONTCONFIG_FILE=${CMAKE_CURRENT_LIST_DIR}/fonts/monospace-is-proportional.conf")
