@@ -29,7 +29,7 @@ struct SaveOptions
     bool unconditional = false;
 };
 
-// The canvas data layer (ARCHITECTURE §4). Linear coroutines: precondition → publish → verify.
+// The canvas data layer (docs/architecture.md §The save flow): precondition → publish → verify.
 // Reads that gate a write are Strong ("consistency":"strong", writer); display reads carry no
 // consistency and may come from a replica. Nothing here ever overwrites someone else's text
 // silently: saves are compare-and-swap on the head id and verified after the write.
@@ -48,7 +48,8 @@ public:
     static constexpr int kAncestryWalkMax = 256;
     static constexpr qint64 kMaxHeadFutureSkewSecs = 60;
     // How far behind ours another writer's clock may run: the relay accepts created_at within
-    // ±900 s of its own clock (reference §6 step 2), so two clients can differ by up to twice that.
+    // ±900 s of its own clock (docs/buzz-protocol.md §Ingest order step 2), so two clients can
+    // differ by up to twice that.
     static constexpr qint64 kWatchClockSkewSecs = 1800;
 
     explicit CanvasService(client::RelayConnection *connection, QObject *parent = nullptr);

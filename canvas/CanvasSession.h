@@ -16,7 +16,8 @@ namespace buzz::canvas {
 
 class CanvasService;
 
-// One open channel canvas (ARCHITECTURE §4): the single owner of its head (and how it was
+// One open channel canvas (docs/architecture.md §The canvas session): the single owner of its head
+// (and how it was
 // learned), the edit base, the working text, the save or restore in flight with its signed event,
 // the last outcome, the revisions it wrote, live changes and drafts. Widgets display it; none
 // keeps its own copy of any of this. Async work is bound to the session: destroying it (closing

@@ -11,8 +11,9 @@ namespace buzz::canvas {
 
 struct ChannelInfo;
 
-// The relay's rules for writing a channel's canvas (kind 40100), in its ingest order (reference §6,
-// relay/ingest/IngestPipeline): the one place the app and the CLI ask "can I edit this canvas" and
+// The relay's rules for writing a channel's canvas (kind 40100), in its ingest order
+// (docs/buzz-protocol.md §Ingest order, relay/ingest/IngestPipeline): the one place the app and
+// the CLI ask "can I edit this canvas" and
 // "can I send this text". Nothing else decides it: the header's Edit button, the read-only notice,
 // History's Restore and the CLI's can_edit_canvas all read these verdicts, so the app never claims
 // "read-only" where the relay would accept the write (an open channel) nor offers an edit the relay

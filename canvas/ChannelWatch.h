@@ -20,8 +20,8 @@ struct Event;
 
 namespace buzz::canvas {
 
-// Keeps the channel list live. What the relay can push (reference §5.2: channel rows reach only
-// subscriptions scoped to that channel):
+// Keeps the channel list live. What the relay can push (docs/buzz-protocol.md §Subscriptions:
+// channel rows reach only subscriptions scoped to that channel):
 //  - per listed channel, {"kinds":[39000,39001,39002],"#h":[id]}: its metadata
 //  (rename,
 //    archive, visibility) and membership changes, the relay-signed discovery

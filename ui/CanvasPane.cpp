@@ -301,7 +301,8 @@ void CanvasPane::onLoadFinished(bool ok)
 {
     if (!ok) {
         const client::RelayError error = *m_session->loadError();
-        // A failed refresh never unmounts what is shown or clears notices (postsnapshot §2.2).
+        // A failed refresh never unmounts what is shown or clears notices
+        // (docs/buzz-protocol.md §Upstream desktop behaviour).
         if (!m_session->isHeadKnown() && !m_session->isEditing())
             m_display->showState(error.shortText());
         showRelayError(error, m_loadError);

@@ -18,7 +18,8 @@ namespace buzz::ui {
 
 class NoticeBanner;
 
-// Three-way merge of an edit with the revision that beat it (ARCHITECTURE §4): a clean merge is
+// Three-way merge of an edit with the revision that beat it
+// (docs/architecture.md §Conflicts and merge): a clean merge is
 // shown ready to save; conflicting hunks are resolved side by side (mine / theirs / both). Two
 // shortcuts skip the merge: "Keep mine on top of theirs" and "Take theirs". The dialog never
 // touches the editor: the caller applies resultText() only when the dialog is accepted, so Cancel

@@ -22,7 +22,8 @@ class NoticeBanner;
 
 // The History dock: revisions newest first with author, time and a "Current" badge; "Load older"
 // pages with the relay's keyset cursor; the selected revision's diff against the current canvas;
-// "Restore this revision" behind a confirmation that freezes the head (postsnapshot §4.2, §2.2).
+// "Restore this revision" behind a confirmation that freezes the head (docs/buzz-protocol.md
+// §Restore, §Upstream desktop behaviour).
 // It displays the open canvas's session: the current head, the restore in flight and its outcome
 // (with Retry when it is unknown) are the session's; the panel keeps only the listed pages.
 class HistoryPanel : public QWidget

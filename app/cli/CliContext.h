@@ -15,7 +15,7 @@
 
 namespace buzz::cli {
 
-// Exit codes of the real Buzz CLI (reference §11.4).
+// Exit codes of the real Buzz CLI (docs/buzz-protocol.md §CLI contract).
 enum ExitCode { Ok = 0, Usage = 1, NotFound = 1, Relay = 2, Auth = 3, Other = 4, Conflict = 5 };
 
 // What every command needs: parsed arguments, the identity, the relay connection and the output

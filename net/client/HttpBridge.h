@@ -102,8 +102,9 @@ public:
                                           const RequestOptions &options, bool strong,
                                           QString logDetail);
 
-    // The desktop's error classification of a finished HTTP exchange (reference §11.3); exposed so
-    // it is testable without a network. `contentType` and `location` are response headers.
+    // The desktop's error classification of a finished HTTP exchange (docs/buzz-protocol.md
+    // §Desktop wording); exposed so it is testable without a network. `contentType` and `location`
+    // are response headers.
     static RelayError classifyHttpFailure(int httpStatus, const QByteArray &body,
                                           const QString &contentType, const QString &location);
 

@@ -7,10 +7,10 @@
 
 namespace buzz::client {
 
-// Why a relay request failed, classified the way the real desktop and CLI do (reference §11.3,
-// §11.4). `message` is the relay's own text when it sent one ("conflict: canvas changed since it
-// was loaded", "NIP-98: replay detected"); `detail` is the full desktop wording
-// ("relay unreachable: request timed out", "relay returned 409: conflict: …").
+// Why a relay request failed, classified the way the real desktop and CLI do (docs/buzz-protocol.md
+// §Desktop wording, §CLI contract). `message` is the relay's own text when it sent one
+// ("conflict: canvas changed since it was loaded", "NIP-98: replay detected"); `detail` is the
+// full desktop wording ("relay unreachable: request timed out", "relay returned 409: conflict: …").
 struct RelayError
 {
     enum class Kind {
@@ -47,13 +47,14 @@ struct RelayError
     bool isConflict() const;
     bool isUnreachable() const { return kind == Kind::Network || kind == Kind::Timeout; }
 
-    // UI strings (reference §11.3): "Can't reach the relay." / "Can't reach the relay — check your
-    // VPN or network connection." for unreachable errors, the detail otherwise.
+    // UI strings (docs/buzz-protocol.md §Desktop wording): "Can't reach the relay." / "Can't
+    // reach the relay — check your VPN or network connection." for unreachable errors, the detail
+    // otherwise.
     QString shortText() const;
     QString longText() const;
 
-    // CLI contract (reference §11.4): category for {"error":category} and the exit code
-    // (2 relay/network, 3 auth, 5 conflict, 1 not found / usage, 4 other).
+    // CLI contract (docs/buzz-protocol.md §CLI contract): category for {"error":category} and
+    // the exit code (2 relay/network, 3 auth, 5 conflict, 1 not found / usage, 4 other).
     QString cliCategory() const;
     int cliExitCode() const;
 

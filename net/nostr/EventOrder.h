@@ -5,7 +5,7 @@
 namespace buzz::nostr {
 
 // Which of two versions of a replaceable event, or two canvas revisions, is the current one — the
-// relay's `ORDER BY created_at DESC, id ASC` (reference buzz-protocol "Current canvas"): the newer
+// relay's `ORDER BY created_at DESC, id ASC` (docs/buzz-protocol.md §Current canvas): the newer
 // created_at wins; within the same second the lexicographically lower id wins. Ids are compared
 // as given, so both must be lower-case hex (as on the wire). An event is never newer than itself.
 // `Id` is std::string, std::string_view or QString.

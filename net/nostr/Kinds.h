@@ -2,7 +2,7 @@
 
 #include <array>
 
-// Event kinds the app, the CLI and the relay name in code (reference buzz-protocol §3.1). Code
+// Event kinds the app, the CLI and the relay name in code (docs/buzz-protocol.md §Kinds). Code
 // says `kinds::kCanvas`, never `40100`, so a search for a kind finds every place that handles it.
 namespace buzz::nostr::kinds {
 
@@ -43,8 +43,8 @@ inline constexpr int kMemberRemovedNotice = 44101; // relay-signed, #p-gated
 inline constexpr int kForumPost = 45001;
 inline constexpr int kForumComment = 45003;
 
-// Relay-only sidecars (reference §3.1; the reference names them only as a set): never accepted
-// from a client ("restricted: relay-only kind").
+// Relay-only sidecars (docs/buzz-protocol.md §Kinds, which names them only as a set): never
+// accepted from a client ("restricted: relay-only kind").
 inline constexpr std::array<int, 4> kRelayOnlySidecars {40901, 40902, 30621, 30622};
 constexpr bool isRelayOnlySidecar(int kind)
 {
