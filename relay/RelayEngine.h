@@ -63,8 +63,8 @@ public:
     RelayEngine(const RelayEngine &) = delete;
     RelayEngine &operator=(const RelayEngine &) = delete;
 
-    // Full ingest pipeline (reference §6 order and messages, canvas CAS). Returns only after the
-    // transaction committed (or failed). Relay-emitted side-effect events are committed too and
+    // Full ingest pipeline (docs/buzz-protocol.md §Ingest order, canvas CAS). Returns only after
+    // the transaction committed (or failed). Relay-emitted side-effect events are committed too and
     // reported to the commit listener.
     IngestResult ingest(const nostr::Event &event, const RequestContext &context);
     // The same for callers that need not wait: the signature is checked on the calling thread,

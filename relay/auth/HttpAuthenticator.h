@@ -18,12 +18,12 @@ struct HttpAuthFailure
     std::string message; // the `error` value of the JSON body, word for word as the real relay
 };
 
-// NIP-98 for the HTTP bridge (reference §2.2, post-snapshot §7): verifies `Authorization: Nostr
-// <base64>` against the server-computed URL — `https` when the configured relay URL is `wss`, else
-// `http`, then the normalised tenant host the request was addressed to, then the path — and
-// rejects a reused event id for longer than any accepted token stays inside the time window.
-// Optionally accepts the unsigned dev header `X-Pubkey` when no Nostr header is present.
-// Thread-safe.
+// NIP-98 for the HTTP bridge (docs/buzz-protocol.md §NIP-98, §Communities): verifies
+// `Authorization: Nostr <base64>` against the server-computed URL — `https` when the configured
+// relay URL is `wss`, else `http`, then the normalised tenant host the request was addressed to,
+// then the path — and rejects a reused event id for longer than any accepted token stays inside the
+// time window. Optionally accepts the unsigned dev header `X-Pubkey` when no Nostr header is
+// present. Thread-safe.
 class HttpAuthenticator
 {
 public:

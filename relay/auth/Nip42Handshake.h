@@ -9,7 +9,7 @@
 
 namespace buzz::relay {
 
-// The NIP-42 state of one WebSocket connection (reference §2.1). The relay sends
+// The NIP-42 state of one WebSocket connection (docs/buzz-protocol.md §NIP-42). The relay sends
 // ["AUTH", challenge()] first; a failed connection stays failed until the client reconnects.
 class Nip42Handshake
 {

@@ -7,9 +7,9 @@
 
 namespace buzz::relay {
 
-// The optional relay-level membership gate (NIP-43; reference §2.3): when required, only listed
-// pubkeys (and the relay's own key) may pass NIP-42 AUTH or call the HTTP bridge. Immutable after
-// construction, so network and worker threads read it without locking.
+// The optional relay-level membership gate (docs/buzz-protocol.md §Relay membership): when
+// required, only listed pubkeys (and the relay's own key) may pass NIP-42 AUTH or call the HTTP
+// bridge. Immutable after construction, so network and worker threads read it without locking.
 class RelayMembership
 {
 public:

@@ -10,8 +10,9 @@
 
 namespace buzz::relay::ingest {
 
-// Canvas compare-and-swap (buzz-postsnapshot.md §1.2–1.3). The caller holds the writer transaction,
-// which serialises every canvas write of a (community, channel) — tagged or not — on one lock.
+// Canvas compare-and-swap (docs/buzz-protocol.md §Canvas CAS). The caller holds the writer
+// transaction, which serialises every canvas write of a (community, channel) — tagged or not — on
+// one lock.
 class CanvasCas
 {
 public:

@@ -15,9 +15,9 @@
 namespace buzz::relay::ingest {
 
 // NIP-29 channel administration: create (9007), add/remove member (9000/9001), edit metadata
-// (9002), delete (9008, owner only), join/leave (9021/9022). Validation (reference §6 steps 9, 16,
-// 17) runs before the event row is written; apply() runs after, in the same transaction, and emits
-// the relay-signed events.
+// (9002), delete (9008, owner only), join/leave (9021/9022). Validation (docs/buzz-protocol.md
+// §Ingest order steps 9, 16, 17) runs before the event row is written; apply() runs after, in the
+// same transaction, and emits the relay-signed events.
 class ChannelAdmin
 {
 public:

@@ -9,8 +9,8 @@
 
 namespace buzz::relay::ingest {
 
-// Reference §6 steps 1–4: everything that needs no database. Runs outside the writer lock so
-// signature verification of concurrent ingests proceeds in parallel.
+// docs/buzz-protocol.md §Ingest order steps 1–4: everything that needs no database. Runs outside
+// the writer lock so signature verification of concurrent ingests proceeds in parallel.
 class EventPrechecks
 {
 public:

@@ -126,7 +126,8 @@ Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::E
     store::EventLookup &reader = tx.reader();
     const int kind = event.kind;
 
-    // Presence (reference §5.5): verified, fanned out to global subscriptions, never stored.
+    // Presence (docs/buzz-protocol.md §Ephemeral events): verified, fanned out to global
+    // subscriptions, never stored.
     if (kind == nostr::kinds::kPresence) {
         if (event.content.size() > kMaxPresenceBytes)
             return reject("invalid: presence status exceeds " + std::to_string(kMaxPresenceBytes)

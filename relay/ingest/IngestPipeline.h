@@ -15,13 +15,15 @@
 
 namespace buzz::relay::ingest {
 
-// The ordered checks of reference §6 and the store step, all in one writer transaction: an event
-// is answered accepted only after that transaction (event row, side-effect rows, relay-signed
-// events and the commit-log record) committed; any failure rolls back everything.
+// The ordered checks of docs/buzz-protocol.md §Ingest order and the store step, all in one writer
+// transaction: an event is answered accepted only after that transaction (event row, side-effect
+// rows, relay-signed events and the commit-log record) committed; any failure rolls back
+// everything.
 class IngestPipeline
 {
 public:
-    // Presence status bytes (reference §5.5) and NIP-33 `d` tag bytes (reference §6 step 20).
+    // Presence status bytes (docs/buzz-protocol.md §Ephemeral events) and NIP-33 `d` tag bytes
+    // (docs/buzz-protocol.md §Ingest order step 20).
     static constexpr std::size_t kMaxPresenceBytes = 128;
     static constexpr std::size_t kMaxDTagBytes = 1024;
 

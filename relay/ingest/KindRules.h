@@ -12,7 +12,8 @@ struct Event;
 
 namespace buzz::relay::ingest {
 
-// Which kinds the relay accepts from clients and how each is scoped (reference §3.1, §6 steps 4–6).
+// Which kinds the relay accepts from clients and how each is scoped (docs/buzz-protocol.md §Kinds,
+// §Ingest order steps 4–6).
 class KindRules
 {
 public:
@@ -39,9 +40,10 @@ public:
     // The `invalid:` refusal of an event naming a channel or a member key in other than its
     // canonical form: an `h` that is a UUID not in lower case (kinds scoped by `h`), a 9000/9001
     // `p` that is hex not in lower case. `#h` and `#p` reads post-match the tag as written
-    // (reference §4.3) while the relay resolves the channel lower-cased, so such an event was
-    // stored under its channel (a canvas could become the compare-and-swap head) yet no read by
-    // that channel returned it, and an upper-case key got a member row nobody signs for.
+    // (docs/buzz-protocol.md §POST /query) while the relay resolves the channel lower-cased, so
+    // such an event was stored under its channel (a canvas could become the compare-and-swap head)
+    // yet no read by that channel returned it, and an upper-case key got a member row nobody signs
+    // for.
     static std::optional<std::string> nonCanonicalIdError(const nostr::Event &event);
 };
 

@@ -7,7 +7,8 @@
 
 namespace buzz::relay::ingest {
 
-// Who may change whose channel role (NIP-29 kinds 9000 and 9001; reference §3.2, §6 step 9).
+// Who may change whose channel role (NIP-29 kinds 9000 and 9001; docs/buzz-protocol.md
+// §Channel roles, §Ingest order step 9).
 // Ranks: owner > admin > member, bot, guest. Only owners grant, change or take away the owner and
 // admin roles; owners and admins manage members, bots and guests; any member (or bot) may add a
 // new member or bot (upstream "let channel members add members and bots without admin"); anyone

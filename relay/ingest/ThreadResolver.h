@@ -10,7 +10,8 @@
 
 namespace buzz::relay::ingest {
 
-// NIP-10 ancestry of a channel message (reference §3.3, §6 step 19): marked `e` tags only.
+// NIP-10 ancestry of a channel message (docs/buzz-protocol.md §Threads, §Ingest order step 19):
+// marked `e` tags only.
 class ThreadResolver
 {
 public:

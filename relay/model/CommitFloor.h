@@ -1,7 +1,7 @@
 #pragma once
 
-// The writer-side half of the fence (reference §5.2, migration 0021's deferred trigger): a
-// channel-bearing row whose signed created_at is older than commit time − 960 s is refused at
+// The writer-side half of the fence (docs/architecture.md §The fence; upstream's deferred trigger):
+// a channel-bearing row whose signed created_at is older than commit time − 960 s is refused at
 // commit. Ingest already bounds created_at to ±900 s of receipt, so only a write that sat in a
 // transaction for a minute, or a clock jump, ever trips it — and that is exactly the row a replica
 // fence wall could otherwise have promised was already replicated.

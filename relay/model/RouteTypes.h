@@ -10,7 +10,7 @@
 
 namespace buzz::relay {
 
-// How a replica must prove it may serve a read (reference §5.3).
+// How a replica must prove it may serve a read (docs/architecture.md §Route arms).
 enum class RouteArm {
     Bounded, // proved heartbeat age <= budget: bounds time, valid for any query shape
     Covered, // page upper bound <= proved fence wall: bounds content, channel rows only

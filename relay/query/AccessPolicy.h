@@ -8,8 +8,8 @@
 
 namespace buzz::relay::query {
 
-// Read gates that need no database: the p-gated and engram kinds (reference §5.4) and the
-// channel scope of a subscription (§5.2).
+// Read gates that need no database: the p-gated and engram kinds (docs/buzz-protocol.md
+// §Sensitive kinds) and the channel scope of a subscription (§Subscriptions there).
 class AccessPolicy
 {
 public:

@@ -6,9 +6,10 @@
 
 namespace buzz::relay::query {
 
-// The full NIP-01 re-match applied to every row a query returns (reference §4.3 step 5). Like
-// the real relay, `#h` compares the tag string exactly and falls back to the resolved channel only
-// for events that carry no `h` tag at all (reactions, deletions, relay discovery events).
+// The full NIP-01 re-match applied to every row a query returns (docs/buzz-protocol.md
+// §POST /query). Like the real relay, `#h` compares the tag string exactly and falls back to the
+// resolved channel only for events that carry no `h` tag at all (reactions, deletions, relay
+// discovery events).
 class EventMatcher
 {
 public:

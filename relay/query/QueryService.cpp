@@ -322,7 +322,8 @@ QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
                          }
                          store::EventReader reader(lease.connection());
                          for (const auto &filter : filters) {
-                             // Totals are summed across filters, not de-duplicated (§4.4).
+                             // Summed across filters, not de-duplicated (docs/buzz-protocol.md
+                             // §POST /count).
                              const auto plan = FilterSql::build(
                                  filter, context.community, context.pubkey,
                                  accessibleChannels(reader, filter, context, writer),
@@ -359,7 +360,8 @@ AdmissionResult QueryService::admit(const std::vector<nostr::Filter> &filters,
             return std::string("restricted: not a channel member");
         return std::nullopt;
     }
-    // Global subscriptions: the sensitive-kind gates (§5.4 applies them to global subs only on WS).
+    // Global subscriptions: the sensitive-kind gates (on WS for global subs only,
+    // docs/buzz-protocol.md §Sensitive kinds).
     for (const auto &filter : filters) {
         if (!AccessPolicy::pGateAllows(filter, context.pubkey))
             return std::string(AccessPolicy::kWsPGate);

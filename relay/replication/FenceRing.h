@@ -1,9 +1,9 @@
 #pragma once
 
-// The writer's memory of recent heartbeats (reference §5.2): the last 120 (token, committed_at,
-// fence_wall) entries, ~60 s at one beat per 500 ms. A replica proves itself by the heartbeat token
-// it has replayed; the ring turns that token into "everything committed up to time T is here, and
-// every channel row with created_at <= wall is here". Thread-safe.
+// The writer's memory of recent heartbeats (docs/architecture.md §The fence): the last 120 (token,
+// committed_at, fence_wall) entries, ~60 s at one beat per 500 ms. A replica proves itself by the
+// heartbeat token it has replayed; the ring turns that token into "everything committed up to time
+// T is here, and every channel row with created_at <= wall is here". Thread-safe.
 
 #include "relay/model/ReplicaProof.h"
 

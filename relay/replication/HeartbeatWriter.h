@@ -1,8 +1,9 @@
 #pragma once
 
-// The writer-side probe (reference §5.2): every 500 ms, in one write transaction, sample the
-// clock and the oldest open write, advance the heartbeat token, and append the heartbeat to the
-// commit log — last, so a replica that has replayed it has replayed everything committed before.
+// The writer-side probe (docs/architecture.md §The fence): every 500 ms, in one write transaction,
+// sample the clock and the oldest open write, advance the heartbeat token, and append the heartbeat
+// to the commit log — last, so a replica that has replayed it has replayed everything committed
+// before.
 
 #include "relay/replication/FenceRing.h"
 #include "relay/replication/RelayClock.h"

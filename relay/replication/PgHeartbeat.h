@@ -1,9 +1,9 @@
 #pragma once
 
-// The writer-side probe on PostgreSQL (reference §5.2), on a connection of its own to the
-// primary: every 500 ms, in one transaction, sample the relay clock and the oldest open write —
-// the oldest transaction holding a transaction id in this database (pg_stat_activity), and any
-// write still queued in this process — advance the heartbeat row's token, and store the fence
+// The writer-side probe on PostgreSQL (docs/architecture.md §The fence), on a connection of its own
+// to the primary: every 500 ms, in one transaction, sample the relay clock and the oldest open
+// write — the oldest transaction holding a transaction id in this database (pg_stat_activity), and
+// any write still queued in this process — advance the heartbeat row's token, and store the fence
 // wall with it. The standby proves itself by the row it has replayed.
 
 #include "relay/replication/FenceRing.h"

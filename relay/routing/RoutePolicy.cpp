@@ -96,7 +96,8 @@ RouteArm RoutePolicy::armFor(const RouteRequest &request)
     if (shape.threadPage)
         return RouteArm::CoveredPostVerified;
     // A later page of a keyset walk must be complete below its cursor; a time bound cannot promise
-    // that when commits arrive out of created_at order (the review's r1..r4 counterexample).
+    // that when commits arrive out of created_at order:
+    // docs/architecture.md §The out-of-order commit counterexample.
     if (shape.keysetContinuation)
         return RouteArm::Covered;
     if (shape.pinsOneChannel && shape.until)

@@ -58,7 +58,8 @@ struct OutcomeRule
 class RoutePolicy
 {
 public:
-    // The arm a caller class asks for, from the classification table (seed + reference §5.4).
+    // The arm a caller class asks for, from the classification table (docs/architecture.md
+    // §Which reads route).
     static RouteArm armFor(const RouteRequest &request);
 
     // Chooses the pool. Replicas are tried starting at `startIndex` (callers rotate it to spread

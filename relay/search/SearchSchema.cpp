@@ -25,8 +25,8 @@ constexpr std::array kIndexedKinds = {nostr::kinds::kProfile,       nostr::kinds
 constexpr const char *kIndexVersion = "3";
 
 // Kind 0 content is JSON: its display_name, name and nip05 values are appended as plain words so
-// a name search tokenises them like any text (reference §3.7). Invalid JSON is indexed as is.
-// Deterministic: a soft delete must hand FTS5 exactly the text that was indexed.
+// a name search tokenises them like any text (docs/buzz-protocol.md §Profiles). Invalid JSON is
+// indexed as is. Deterministic: a soft delete must hand FTS5 exactly the text that was indexed.
 std::string bodyExpression(const char *row)
 {
     const std::string r(row);

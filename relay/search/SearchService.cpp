@@ -118,7 +118,8 @@ QueryResult SearchService::search(const std::vector<nostr::Filter> &filters,
     m_searches.fetch_add(1, std::memory_order_relaxed);
     const bool webSocket = isWebSocket(path, context);
     if (!webSocket) {
-        // The HTTP bridge applies the sensitive-kind gates to every filter first (§4.3 step 1).
+        // The HTTP bridge applies the sensitive-kind gates to every filter first
+        // (docs/buzz-protocol.md §POST /query step 1).
         for (const auto &filter : filters) {
             if (!query::AccessPolicy::pGateAllows(filter, context.pubkey))
                 return failure(QueryResult::Status::Forbidden, query::AccessPolicy::kHttpPGate);
@@ -137,7 +138,7 @@ QueryResult SearchService::search(const std::vector<nostr::Filter> &filters,
     result.routeReason = "no_hits";
     std::unordered_set<std::string> seen;
     for (const nostr::Filter &filter : filters) {
-        if (!filter.search) // a search request ignores its non-search filters (§4.3 step 2)
+        if (!filter.search) // a search request ignores its non-search filters (same section)
             continue;
         const int limit = resultLimit(filter, webSocket);
         // FTS5 MATCH on SQLite, to_tsquery() text on PostgreSQL: the same words either way.

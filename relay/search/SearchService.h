@@ -19,11 +19,12 @@ class Store;
 
 namespace buzz::relay::search {
 
-// NIP-50 search (reference §8, §5.3): if any filter has `search`, the whole request is a search.
-// Per filter: relevance-ordered hits from the FTS index (search pool, prefers a replica), scoped to
-// the caller's community and readable channels (+ global events), then ONE bounded exact-pair
-// hydration per ≤500 hits, then every row is re-matched against its filter and re-authorised.
-// Results keep relevance order, de-duplicated across filters; a search is never live.
+// NIP-50 search (docs/buzz-protocol.md §Search): if any filter has `search`, the whole request is a
+// search. Per filter: relevance-ordered hits from the FTS index (search pool, prefers a replica),
+// scoped to the caller's community and readable channels (+ global events), then ONE bounded
+// exact-pair hydration per ≤500 hits, then every row is re-matched against its filter and
+// re-authorised. Results keep relevance order, de-duplicated across filters; a search is never
+// live.
 class SearchService
 {
 public:

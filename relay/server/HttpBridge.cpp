@@ -96,8 +96,8 @@ HttpReply readEvents(const HttpBridge::Request &request, const RequestContext &c
     auto filters = nostr::Filter::listFromJson(request.body);
     if (!filters)
         return HttpReply::error(400, filterErrorMessage(filters.error()));
-    // The WebSocket cap (reference §5.6) holds here too: with ≤ 1 000 rows per filter it bounds
-    // the rows of one answer; QueryService bounds its bytes.
+    // The WebSocket cap (docs/buzz-protocol.md §WebSocket limits) holds here too: with ≤ 1 000 rows
+    // per filter it bounds the rows of one answer; QueryService bounds its bytes.
     if (filters->size() > ws::kMaxFilters)
         return HttpReply::error(400,
                                 "invalid filters: request contains "

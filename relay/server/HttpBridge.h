@@ -19,9 +19,9 @@ class QHttpServerResponder;
 
 namespace buzz::relay {
 
-// POST /events, /query, /count (reference §4.2–4.5). The network thread copies the request and
-// parks the responder; NIP-98, parsing and the engine call run on the worker pool; the reply is
-// written back on the network thread (or dropped if the client went away).
+// POST /events, /query, /count (docs/buzz-protocol.md §HTTP bridge). The network thread copies the
+// request and parks the responder; NIP-98, parsing and the engine call run on the worker pool; the
+// reply is written back on the network thread (or dropped if the client went away).
 class HttpBridge : public QObject
 {
     Q_OBJECT

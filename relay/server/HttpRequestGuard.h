@@ -14,7 +14,8 @@ namespace buzz::relay {
 struct HttpLimits
 {
     std::size_t maxHeadBytes = 16 * 1024; // request line + headers; more ⇒ 431
-    std::size_t maxBodyBytes = 1024 * 1024; // reference §4.1; more ⇒ 413 from the headers alone
+    // docs/buzz-protocol.md §Bridge limits; more ⇒ 413 from the headers alone
+    std::size_t maxBodyBytes = 1024 * 1024;
     int headTimeoutMs = 10000; // first byte of a request head → its end; else 408
     int bodyTimeoutMs = 30000; // end of the head → end of the body; else 408
     int idleTimeoutMs = 30000; // no request in progress and nothing sent; closed silently

@@ -6,7 +6,7 @@
 
 namespace buzz::relay {
 
-// A connection's send queue as upstream bounds it (reference §5.6: BUZZ_SEND_BUFFER = 1 000
+// A connection's send queue as upstream bounds it (docs/buzz-protocol.md §WebSocket limits: 1 000
 // messages; three consecutive sends that find it full ⇒ disconnect). Qt buffers writes without
 // limit, so the session records every frame it queues and reconciles with the socket's
 // bytesToWrite() to learn how many are still waiting. A live event finding 1 000 frames waiting is

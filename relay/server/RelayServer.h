@@ -34,8 +34,9 @@ class HttpBridge;
 class WsSession;
 
 // The relay's network side: one port serving the HTTP bridge, NIP-11, /health, /metrics and
-// WebSocket upgrades (reference §4, §5, §9). Embeddable: the desktop app constructs a RelayEngine
-// and a RelayServer in-process, calls start() and connects to url().
+// WebSocket upgrades (docs/buzz-protocol.md §HTTP bridge, §WebSocket, §NIP-11). Embeddable: the
+// desktop app constructs a RelayEngine and a RelayServer in-process, calls start() and connects to
+// url().
 class RelayServer : public QObject
 {
     Q_OBJECT
@@ -53,8 +54,8 @@ public:
         std::string adminToken; // bearer token of /admin/* (fault injection); empty = no admin API
         std::function<std::int64_t()> clock; // unix seconds; default: system clock
         int workerThreads = 0; // 0 = max(16, 4 × ideal thread count): ingests wait in group commit
-        // Reference §5.6: ping every 30 s, 3 unanswered ⇒ disconnect; BUZZ_MAX_CONNECTIONS
-        // (10 000), connections beyond it are closed silently.
+        // docs/buzz-protocol.md §WebSocket limits: ping every 30 s, 3 unanswered ⇒ disconnect;
+        // BUZZ_MAX_CONNECTIONS (10 000), connections beyond it are closed silently.
         int pingIntervalMs = 30000;
         int maxConnections = 10000;
         // Connections (HTTP and WebSocket) open at once before the listener pauses; 0 = what the

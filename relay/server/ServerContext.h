@@ -32,7 +32,8 @@ struct ServerContext
     ServerMetrics *metrics = nullptr;
     std::string relayUrl;
     const RelayMembership *membership = nullptr; // NIP-43 gate; null = off
-    // Liveness (reference §5.6): a ping every interval; this many unanswered ⇒ disconnect.
+    // Liveness (docs/buzz-protocol.md §WebSocket limits): a ping every interval; this many
+    // unanswered ⇒ disconnect.
     int pingIntervalMs = 30000;
     int maxUnansweredPings = 3;
     // Bytes a WebSocket may leave unread before it is cut as a slow consumer (OutboundQueue).

@@ -28,8 +28,9 @@ public:
     bool isSearch() const { return m_isSearch; }
     bool mixesSearchAndNonSearch() const { return m_mixesSearch; }
 
-    // Fan-out invariant (reference §5.2): channel rows go only to subscriptions scoped to exactly
-    // that channel; global rows to any subscription whose filters match.
+    // Fan-out invariant (docs/buzz-protocol.md §Subscriptions): channel rows go only to
+    // subscriptions scoped to exactly that channel; global rows to any subscription whose filters
+    // match.
     bool acceptsLive(const StoredEvent &stored) const;
 
     bool isLoadingHistory() const { return m_loadingHistory; }

@@ -10,8 +10,8 @@
 #include <variant>
 #include <vector>
 
-// NIP-01 frames between client and relay, with the real relay's limits and parse errors (reference
-// §5).
+// NIP-01 frames between client and relay, with the real relay's limits and parse errors
+// (docs/buzz-protocol.md §WebSocket).
 namespace buzz::relay::ws {
 
 constexpr std::size_t kMaxFrameBytes = 65536;

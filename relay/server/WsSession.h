@@ -17,14 +17,15 @@
 
 namespace buzz::relay {
 
-// One WebSocket connection: NIP-42 first, then EVENT/REQ/COUNT/CLOSE per reference §5. Lives on the
-// network thread; engine calls go through ServerContext::runOffThread.
+// One WebSocket connection: NIP-42 first, then EVENT/REQ/COUNT/CLOSE per docs/buzz-protocol.md
+// §Frames. Lives on the network thread; engine calls go through ServerContext::runOffThread.
 class WsSession : public QObject
 {
     Q_OBJECT
 public:
     // `authRelayUrl` is what the NIP-42 `relay` tag must name: ws/wss (from the configured relay
-    // URL) and the tenant host this connection was addressed to (post-snapshot reference §7).
+    // URL) and the tenant host this connection was addressed to (docs/buzz-protocol.md
+    // §Communities).
     WsSession(std::unique_ptr<QWebSocket> socket, std::string community, std::string authRelayUrl,
               const ServerContext &context, QObject *parent = nullptr);
     ~WsSession() override;
@@ -42,7 +43,7 @@ public:
     // Live subscriptions pinned to `channel` (lower-case) and not yet closed.
     bool subscribesTo(const std::string &channel) const;
     // The peer lost read access to `channel`: each subscription pinned to it is closed with
-    // CLOSED "restricted: channel access revoked" (reference §5.2).
+    // CLOSED "restricted: channel access revoked" (docs/buzz-protocol.md §Subscriptions).
     void revokeChannel(const std::string &channel);
 
     void closeSocket();

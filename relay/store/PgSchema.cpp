@@ -9,8 +9,8 @@ namespace buzz::relay::store {
 
 namespace {
 // The text NIP-50 search indexes: the content, for a kind 0 with its display_name, name and nip05
-// appended as plain words (reference §3.7; invalid JSON is indexed as it is, never an error: a
-// generated column that raised would refuse the insert), split into words as on SQLite.
+// appended as plain words (docs/buzz-protocol.md §Profiles; invalid JSON is indexed as it is, never
+// an error: a generated column that raised would refuse the insert), split into words as on SQLite.
 constexpr const char *kFunctions = R"SQL(
 CREATE OR REPLACE FUNCTION buzz_search_body(kind integer, content text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
@@ -156,8 +156,8 @@ CREATE TABLE IF NOT EXISTS reactions (
 );
 CREATE INDEX IF NOT EXISTS reactions_by_event ON reactions (community, event_id);
 
--- The replica freshness probe (reference §5.2): one row the writer's heartbeat updates every
--- 500 ms and a standby read reads back as its first statement.
+-- The replica freshness probe (docs/architecture.md §The fence): one row the writer's
+-- heartbeat updates every 500 ms and a standby read reads back as its first statement.
 CREATE TABLE IF NOT EXISTS replica_heartbeat (
     id              integer PRIMARY KEY CHECK (id = 1),
     token           bigint  NOT NULL,
