@@ -1,4 +1,5 @@
-// The desktop's classification and wording of relay failures (reference §11.3) and the CLI mapping.
+// The desktop's classification and wording of relay failures and the CLI mapping
+// (docs/buzz-protocol.md §Desktop wording, §CLI contract).
 
 #include "net/client/HttpBridge.h"
 #include "net/client/RelayError.h"

@@ -1,9 +1,9 @@
 // Channel ids and public keys are refused unless written canonically (a lower-case UUID, 64
 // lower-case hex digits). The relay resolves an `h` tag to its channel lower-cased while `#h`
-// reads post-match the tag as written (reference §4.3), so an upper-case `h` stored a canvas
-// revision that became the compare-and-swap head but that no `#h` read returned: every later
-// conditional save conflicted. An upper-case `p` on kind 9000 added a member row for a key
-// nobody signs with.
+// reads post-match the tag as written (docs/buzz-protocol.md §POST /query), so an upper-case `h`
+// stored a canvas revision that became the compare-and-swap head but that no `#h` read returned:
+// every later conditional save conflicted. An upper-case `p` on kind 9000 added a member row for a
+// key nobody signs with.
 
 #include "test_engine_support.h"
 

@@ -1,4 +1,4 @@
-// Canvas compare-and-swap at the engine level: every row of buzz-postsnapshot.md §1.2–1.3.
+// Canvas compare-and-swap at the engine level: every row of docs/buzz-protocol.md §Canvas CAS.
 
 #include "test_engine_support.h"
 

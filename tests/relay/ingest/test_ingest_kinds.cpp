@@ -1,6 +1,6 @@
-// Kinds the reference lists as accepted and their ingest rules: 45001 forum posts (channel
-// scoped), 30023 long-form articles (parameterised replaceable by d), 20001 presence (WebSocket
-// only, fanned out, never stored) and 9008 channel deletion (owner only).
+// Kinds docs/buzz-protocol.md §Kinds lists as accepted and their ingest rules: 45001 forum posts
+// (channel scoped), 30023 long-form articles (parameterised replaceable by d), 20001 presence
+// (WebSocket only, fanned out, never stored) and 9008 channel deletion (owner only).
 
 #include "test_engine_support.h"
 

@@ -1,5 +1,6 @@
-// Reference §6 at the engine level: the ordered checks, their exact messages and HTTP classes,
-// channel administration side effects, and the commit log written with each change.
+// docs/buzz-protocol.md §Ingest order at the engine level: the ordered checks, their exact messages
+// and HTTP classes, channel administration side effects, and the commit log written with each
+// change.
 
 #include "test_engine_support.h"
 
@@ -54,7 +55,7 @@ private slots:
                "invalid: kind 1059 is only accepted via WebSocket");
         expect(h->submit(alice, alice.sign(40901, h->now, {})), Status::Rejected,
                "restricted: relay-only kind");
-        // Create-invite is absent from the upstream allow-list (reference §3.1).
+        // Create-invite is absent from the upstream allow-list (docs/buzz-protocol.md §Kinds).
         expect(h->submit(alice, alice.sign(9009, h->now, {})), Status::Rejected,
                "restricted: unknown event kind");
         expect(h->submit(alice, alice.sign(39000, h->now, {{"d", kChannelA}})), Status::Rejected,

@@ -1,7 +1,7 @@
-// NIP-29 role rules (reference §3.2, §6 step 9): only owners change owner/admin roles, admins
-// manage the members below them, members add members and bots (but not back someone an admin or
-// owner removed), and the last owner can never be demoted or removed. Refusals read
-// `invalid: actor not authorized`.
+// NIP-29 role rules (docs/buzz-protocol.md §Channel roles, §Ingest order step 9): only owners
+// change owner/admin roles, admins manage the members below them, members add members and bots
+// (but not back someone an admin or owner removed), and the last owner can never be demoted or
+// removed. Refusals read `invalid: actor not authorized`.
 
 #include "test_engine_support.h"
 

@@ -1,6 +1,6 @@
 // The routing decision as a table: caller class × query shape × budget × replica proof → pool,
-// arm and reason. Each row is one sentence of the design (seed classification doc, reference
-// §5.3-5.4).
+// arm and reason. Each row is one sentence of the design (docs/architecture.md §Which reads route,
+// §Route arms).
 
 #include "relay/routing/RoutePolicy.h"
 

@@ -1,7 +1,7 @@
-// The review's counterexample (seeds/read-replica-pr-and-review.txt): r1..r4 with r4 committed
-// before r3, the replica replayed through r4 but not r3. Keyset walks through the routed path
-// must still return r3, for thread pages (oldest first) and channel pages (newest first), at
-// page sizes 1 and 2 — while pages the fence can prove still come from the replica.
+// docs/architecture.md §The out-of-order commit counterexample: r1..r4 with r4 committed before r3,
+// the replica replayed through r4 but not r3. Keyset walks through the routed path must still
+// return r3, for thread pages (oldest first) and channel pages (newest first), at page sizes 1 and
+// 2 — while pages the fence can prove still come from the replica.
 
 #include "test_routing_support.h"
 

@@ -4,7 +4,8 @@
 //   and surfaced as on SQLite: HTTP 503 {"error":"query timed out"}, WS CLOSED "error: query timed
 //   out", never re-run on the writer;
 // - a real recovery conflict ("canceling statement due to conflict with recovery", 40001) is an
-//   "other replica error": the read re-runs on the writer, reason replica_error (seed rule);
+//   "other replica error": the read re-runs on the writer, reason replica_error
+//   (docs/architecture.md §Failure rules);
 // - a stopped standby fails closed to the writer: reads are still answered, the route says writer;
 // - a reader pool held to its last connection gives, after the 150 ms acquire wait, the writer for
 //   display reads and the retryable busy answer for subscription history.

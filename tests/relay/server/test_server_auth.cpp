@@ -1,5 +1,6 @@
 // Authentication failures over real sockets with the real relay's exact answers:
-// NIP-98 on the HTTP bridge (reference §2.2, §4.5) and NIP-42 on WebSocket (§2.1).
+// NIP-98 on the HTTP bridge (docs/buzz-protocol.md §NIP-98, §Bridge errors) and NIP-42 on WebSocket
+// (§NIP-42).
 
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"

@@ -1,5 +1,6 @@
 // The HTTP side of the relay over real sockets: NIP-11, /health, /metrics, the bridge's answers
-// (reference §4.2–4.5), body limits, Host → community resolution and community isolation.
+// (docs/buzz-protocol.md §HTTP bridge), body limits, Host → community resolution and community
+// isolation.
 
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"

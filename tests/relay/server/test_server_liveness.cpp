@@ -1,6 +1,6 @@
-// WebSocket liveness and capacity (reference §5.6): the relay pings every connection and drops a
-// peer after 3 unanswered pings; connections beyond BUZZ_MAX_CONNECTIONS are closed silently.
-// The ping interval is shortened so the test takes milliseconds, not minutes.
+// WebSocket liveness and capacity (docs/buzz-protocol.md §WebSocket limits): the relay pings every
+// connection and drops a peer after 3 unanswered pings; connections beyond BUZZ_MAX_CONNECTIONS are
+// closed silently. The ping interval is shortened so the test takes milliseconds, not minutes.
 
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureWsClient.h"

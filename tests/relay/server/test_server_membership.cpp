@@ -1,4 +1,4 @@
-// The optional relay-membership gate (NIP-43; reference §2.1, §2.3, §4.2, §4.5, §9) over real
+// The optional relay-membership gate (docs/buzz-protocol.md §Relay membership) over real
 // sockets: the bridge's exact 403 body after NIP-98 and the replay check, the WebSocket AUTH
 // refusal that fails the connection, the relay's own key always passing, NIP-11's `43`, and
 // nothing changing when the gate is off.

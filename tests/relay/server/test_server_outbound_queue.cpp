@@ -1,5 +1,5 @@
-// The per-connection send bound of reference §5.6 (1 000 messages, three consecutive full live
-// sends ⇒ disconnect), reconciled against what the socket still has to write.
+// The per-connection send bound of docs/buzz-protocol.md §WebSocket limits (1 000 messages, three
+// consecutive full live sends ⇒ disconnect), reconciled against what the socket still has to write.
 
 #include "relay/server/OutboundQueue.h"
 

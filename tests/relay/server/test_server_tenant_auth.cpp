@@ -1,5 +1,5 @@
 // NIP-98 `u` and the NIP-42 `relay` tag name the tenant host the request was addressed to
-// (post-snapshot reference §7), with the reference's host normalisation; and a NIP-98 token
+// (docs/buzz-protocol.md §Communities), with its host normalisation; and a NIP-98 token
 // cannot be replayed at any moment of its validity window.
 
 #include "RelayTestFixture.h"

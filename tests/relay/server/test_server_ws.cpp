@@ -1,5 +1,6 @@
-// The WebSocket side over real sockets (reference §5): limits, parse NOTICEs, REQ history → EOSE →
-// live, the fan-out invariant, de-duplication, CLOSE, COUNT, EVENT refusals, unknown hosts.
+// The WebSocket side over real sockets (docs/buzz-protocol.md §WebSocket): limits, parse NOTICEs,
+// REQ history → EOSE → live, the fan-out invariant, de-duplication, CLOSE, COUNT, EVENT refusals,
+// unknown hosts.
 
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"

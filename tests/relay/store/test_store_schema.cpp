@@ -155,7 +155,7 @@ private slots:
 
     void canvasReadsSearchTheChannelKindIndexInOrder()
     {
-        // The canvas head (reference §4) and a history page.
+        // The canvas head (docs/buzz-protocol.md §Current canvas) and a history page.
         for (const std::string &json :
              {"{\"kinds\":[40100],\"#h\":[\"" + kChannel + "\"],\"limit\":1}",
               "{\"kinds\":[40100],\"#h\":[\"" + kChannel
@@ -179,7 +179,8 @@ private slots:
     void channelScrollBackSearchesTheChannelTimeIndexInOrder()
     {
         // The desktop client's scroll-back: eleven kinds of one channel, newest first, 100 a page
-        // (reference §7.2). Per-kind ranges would have to be merged and sorted.
+        // (docs/buzz-protocol.md §Storage and ordering). Per-kind ranges would have to be merged
+        // and sorted.
         const std::string plan = filterPlan(
             *m_db,
             "{\"kinds\":[5,7,9005,9,40002,45001,45003,40001,40003,40008,40099],\"#h\":[\""

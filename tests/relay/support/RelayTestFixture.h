@@ -56,7 +56,7 @@ public:
         std::string relayUrl; // empty = ws://127.0.0.1:<port>
         bool systemClock = false; // true: wall clock instead of the fixed test clock
         bool autoStart = true;
-        int pingIntervalMs = 30000; // WebSocket liveness pings (reference §5.6)
+        int pingIntervalMs = 30000; // liveness pings (docs/buzz-protocol.md §WebSocket limits)
         int maxConnections = 10000;
         HttpLimits httpLimits; // body/head sizes and HTTP timeouts
         std::size_t maxOutboundBytes = OutboundQueue::kDefaultMaxBytes; // per WebSocket
