@@ -130,6 +130,9 @@ private slots:
 
         QVERIFY(test::awaitTask(
             bob->services().profiles->publishDisplayName(QStringLiteral("Bob Builder"))));
+        // F5 is a window shortcut: it reaches Alice's window only while that window is the
+        // active one, and Bob's window opened after hers.
+        QVERIFY(UiTestHarness::activate(alice->window()));
         QTest::keyClick(alice->window(), Qt::Key_F5);
         QTRY_VERIFY_WITH_TIMEOUT(
             info->text().startsWith(QStringLiteral("Last edited by Bob Builder")), 10000);
