@@ -8,3 +8,18 @@ endif()
 target_compile_definitions(buzz_compile_options INTERFACE
     QT_NO_URL_CAST_FROM_STRING QT_USE_QSTRINGBUILDER)
 target_include_directories(buzz_compile_options INTERFACE "${CMAKE_BINARY_DIR}/generated")
+
+# BUZZ_SANITIZE=address,undefined or BUZZ_SANITIZE=thread: the strict CI builds (.ci/run) run the
+# non-GUI suites under ASan+UBSan and the relay's threaded suites under TSan. Every first-party
+# target is instrumented through buzz_compile_options; Qt and the other libraries are not, which
+# is why the TSan run carries a suppressions file (tests/support/tsan.supp) for their internals.
+set(BUZZ_SANITIZE "" CACHE STRING "Sanitizers for first-party code (e.g. address,undefined or thread)")
+if(BUZZ_SANITIZE)
+    target_compile_options(buzz_compile_options INTERFACE -fsanitize=${BUZZ_SANITIZE}
+        -fno-omit-frame-pointer)
+    target_link_options(buzz_compile_options INTERFACE -fsanitize=${BUZZ_SANITIZE})
+    if(BUZZ_SANITIZE MATCHES "undefined")
+        # A UBSan finding fails the test instead of scrolling past in its log.
+        target_compile_options(buzz_compile_options INTERFACE -fno-sanitize-recover=undefined)
+    endif()
+endif()
