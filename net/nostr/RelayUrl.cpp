@@ -98,6 +98,16 @@ HostPort splitHostPort(std::string_view authority)
     return out;
 }
 
+// The host as both sides of an authentication compare it (a URL's authority and a Host header):
+// one trailing dot dropped (`host.` is the same name written fully qualified), loopback folded.
+void normalizeHostName(HostPort &hostPort)
+{
+    if (!hostPort.host.empty() && hostPort.host.back() == '.')
+        hostPort.host.pop_back();
+    if (isLoopbackHost(hostPort.host))
+        hostPort.host = "127.0.0.1";
+}
+
 std::string replaceScheme(std::string_view url, std::string_view from, std::string_view to)
 {
     if (url.size() >= from.size() && lowerCase(url.substr(0, from.size())) == from)
@@ -126,8 +136,7 @@ std::string normalizeRelayUrl(std::string_view url)
         authority.remove_prefix(at + 1);
     }
     HostPort hostPort = splitHostPort(authority);
-    if (isLoopbackHost(hostPort.host))
-        hostPort.host = "127.0.0.1";
+    normalizeHostName(hostPort);
 
     // Only the path loses trailing slashes; a query or fragment stays as written.
     const std::size_t pathEnd = tail.find_first_of("?#");
@@ -167,10 +176,7 @@ std::string normalizeHost(std::string_view hostHeader)
     HostPort hostPort = splitHostPort(trimmed(hostHeader));
     if (hostPort.port == "80" || hostPort.port == "443")
         hostPort.port.clear();
-    if (!hostPort.host.empty() && hostPort.host.back() == '.')
-        hostPort.host.pop_back();
-    if (isLoopbackHost(hostPort.host))
-        hostPort.host = "127.0.0.1";
+    normalizeHostName(hostPort);
     return hostPort.port.empty() ? hostPort.host : hostPort.host + ":" + hostPort.port;
 }
 

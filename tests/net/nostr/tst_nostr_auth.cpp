@@ -135,6 +135,10 @@ void TestNostrAuth::relayUrlNormalisation_data()
                                        << "http://127.0.0.1/query";
     QTest::newRow("443 on ws is not default") << "ws://relay.example.com:443"
                                               << "ws://relay.example.com:443";
+    QTest::newRow("trailing dot") << "http://relay.example.com.:80/query"
+                                  << "http://relay.example.com/query";
+    QTest::newRow("loopback trailing dot") << "ws://localhost.:3000"
+                                           << "ws://127.0.0.1:3000";
     QTest::newRow("scheme kept") << "wss://localhost:3000"
                                  << "wss://127.0.0.1:3000";
     QTest::newRow("query kept") << "http://localhost:3000/query/?a=b"

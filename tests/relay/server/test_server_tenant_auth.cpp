@@ -98,6 +98,17 @@ void TestServerTenantAuth::nip98HostIsNormalised_data()
         << QByteArray("localhost:%PORT%") << QStringLiteral("http://127.0.0.1:%PORT%/query");
     QTest::newRow("127.0.0.0/8 folds too")
         << QByteArray("127.8.9.10:%PORT%") << QStringLiteral("http://localhost:%PORT%/query");
+    // The signed URL spelled the ways the Host header may be: both sides normalise alike.
+    QTest::newRow("signed with a trailing dot and the default port")
+        << QByteArray("second.example") << QStringLiteral("http://second.example.:80/query");
+    QTest::newRow("signed with a trailing dot")
+        << QByteArray("second.example") << QStringLiteral("http://second.example./query");
+    QTest::newRow("signed with the default port")
+        << QByteArray("second.example") << QStringLiteral("http://second.example:80/query");
+    QTest::newRow("both spelled alike")
+        << QByteArray("second.example.:80") << QStringLiteral("http://second.example.:80/query");
+    QTest::newRow("loopback with a trailing dot")
+        << QByteArray("127.0.0.1:%PORT%") << QStringLiteral("http://localhost.:%PORT%/query");
 }
 
 void TestServerTenantAuth::nip98HostIsNormalised()
