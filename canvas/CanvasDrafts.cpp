@@ -9,9 +9,42 @@ CanvasDrafts::CanvasDrafts(DraftScope scope, QString channel, QObject *parent)
 {
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kAutosaveDelayMs);
-    connect(&m_debounce, &QTimer::timeout, this, &CanvasDrafts::autosaveDue);
-    if (m_scope.store)
+    m_maxWait.setSingleShot(true);
+    m_maxWait.setInterval(kAutosaveMaxDelayMs);
+    connect(&m_debounce, &QTimer::timeout, this, &CanvasDrafts::fire);
+    connect(&m_maxWait, &QTimer::timeout, this, &CanvasDrafts::fire);
+    if (m_scope.store) {
         connect(m_scope.store, &DraftStore::draftStored, this, &CanvasDrafts::draftStored);
+        connect(m_scope.store, &DraftStore::backgroundWriteFinished, this,
+                [this](quint64 ticket, bool ok) {
+                    if (ticket != m_writing)
+                        return; // an older write, or one of another canvas
+                    m_writing = 0;
+                    if (ok)
+                        m_writtenAt = QDateTime::currentDateTime();
+                    setOnDisk(ok && !m_typedSinceWrite);
+                });
+    }
+}
+
+void CanvasDrafts::fire()
+{
+    m_debounce.stop();
+    m_maxWait.stop();
+    emit autosaveDue();
+}
+
+void CanvasDrafts::setOnDisk(bool onDisk)
+{
+    if (m_onDisk == onDisk)
+        return;
+    m_onDisk = onDisk;
+    emit autosavedChanged();
+}
+
+std::optional<QDateTime> CanvasDrafts::autosavedAt() const
+{
+    return m_onDisk ? std::optional<QDateTime>(m_writtenAt) : std::nullopt;
 }
 
 DraftKey CanvasDrafts::keyFor(const std::optional<CanvasRevision> &base) const
@@ -28,16 +61,28 @@ void CanvasDrafts::beginEdit()
 {
     m_writtenThisEdit.clear();
     m_debounce.stop();
+    m_maxWait.stop();
+    m_writing = 0;
+    m_typedSinceWrite = false;
+    setOnDisk(false);
 }
 
 void CanvasDrafts::textEdited()
 {
+    // Per keystroke: two timer calls and a flag, never a copy of the text.
     m_debounce.start();
+    if (!m_maxWait.isActive())
+        m_maxWait.start();
+    if (!m_typedSinceWrite) {
+        m_typedSinceWrite = true;
+        setOnDisk(false);
+    }
 }
 
 void CanvasDrafts::stopAutosave()
 {
     m_debounce.stop();
+    m_maxWait.stop();
 }
 
 bool CanvasDrafts::store(const std::optional<CanvasRevision> &base, const QString &text)
@@ -46,7 +91,23 @@ bool CanvasDrafts::store(const std::optional<CanvasRevision> &base, const QStrin
         return false;
     const DraftKey key = keyFor(base);
     m_writtenThisEdit.insert(key.fileName());
-    return m_scope.store->store(key, text);
+    m_typedSinceWrite = false;
+    m_writing = 0;
+    const bool ok = m_scope.store->store(key, text);
+    if (ok)
+        m_writtenAt = QDateTime::currentDateTime();
+    setOnDisk(ok);
+    return ok;
+}
+
+void CanvasDrafts::storeInBackground(const std::optional<CanvasRevision> &base, const QString &text)
+{
+    if (!m_scope.store)
+        return;
+    const DraftKey key = keyFor(base);
+    m_writtenThisEdit.insert(key.fileName());
+    m_typedSinceWrite = false;
+    m_writing = m_scope.store->storeInBackground(key, text);
 }
 
 std::optional<Draft> CanvasDrafts::load(const std::optional<CanvasRevision> &base) const

@@ -3,6 +3,7 @@
 #include "canvas/CanvasRevision.h"
 #include "canvas/DraftStore.h"
 
+#include <QDateTime>
 #include <QObject>
 #include <QSet>
 #include <QString>
@@ -20,9 +21,11 @@ struct DraftScope
     QString community;
 };
 
-// The drafts of one channel's canvas, without any widget: the autosave debounce (a keystroke
-// restarts a timer and never copies the text), which draft files the current edit wrote, and
-// which stored draft to offer when the canvas opens. Drafts are keyed by the revision the edit
+// The drafts of one channel's canvas, without any widget: the autosave timing (a keystroke
+// restarts a short timer and never copies the text; a second timer, started by the first
+// keystroke not yet on disk, bounds the wait however continuously one types), whether everything
+// typed is on disk, which draft files the current edit wrote, and which stored draft to offer when
+// the canvas opens. Drafts are keyed by the revision the edit
 // started from, so a restored draft is saved as a compare-and-swap against that revision.
 //
 // The invariant this class protects: a draft file is deleted only when the user discards it, or
@@ -33,8 +36,12 @@ class CanvasDrafts : public QObject
 {
     Q_OBJECT
 public:
-    // Long enough that typing costs no disk writes, short enough that a crash loses one second.
+    // A pause this long in typing writes the draft...
     static constexpr int kAutosaveDelayMs = 1000;
+    // ...and so does this long after the first keystroke not yet on disk, however continuously
+    // one types: with the write itself (on DraftWriter's thread, tens of milliseconds for a
+    // 256 KiB canvas), every keystroke is on disk within 2 s.
+    static constexpr int kAutosaveMaxDelayMs = 1500;
 
     CanvasDrafts(DraftScope scope, QString channel, QObject *parent = nullptr);
 
@@ -51,6 +58,11 @@ public:
     bool autosavePending() const { return m_debounce.isActive(); }
     // Writes `text` as the draft of `base` now. False when the disk write failed.
     bool store(const std::optional<CanvasRevision> &base, const QString &text);
+    // The autosave: `text` goes to disk on the writer thread; typing goes on meanwhile.
+    void storeInBackground(const std::optional<CanvasRevision> &base, const QString &text);
+    // When everything typed in this edit is on disk: the time it got there. Empty while a
+    // keystroke is not yet written (or the last write failed, or nothing was written).
+    std::optional<QDateTime> autosavedAt() const;
     std::optional<Draft> load(const std::optional<CanvasRevision> &base) const;
     void flushToDisk(); // the store's own write-behind, e.g. before quitting
 
@@ -67,16 +79,25 @@ public:
     std::optional<Draft> draftToOffer(const std::optional<CanvasRevision> &head);
 
 signals:
-    void autosaveDue(); // the owner answers with store(base, current text)
+    void autosaveDue(); // the owner answers with storeInBackground(base, current text)
     void draftStored(const buzz::canvas::DraftKey &key);
+    void autosavedChanged(); // autosavedAt() changed
 
 private:
+    void fire();
+    void setOnDisk(bool onDisk);
+
     DraftScope m_scope;
     QString m_channel;
     // Files this edit wrote: only those are ever deleted for a completed edit, never a draft
     // another window is writing.
     QSet<QString> m_writtenThisEdit;
     QTimer m_debounce;
+    QTimer m_maxWait;
+    quint64 m_writing = 0; // the background write of the newest text, until it finished
+    bool m_typedSinceWrite = false; // a keystroke not in the newest write
+    bool m_onDisk = false; // the newest write is on disk and nothing was typed since
+    QDateTime m_writtenAt;
 };
 
 } // namespace buzz::canvas

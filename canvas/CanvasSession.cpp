@@ -44,7 +44,7 @@ CanvasSession::CanvasSession(CanvasService *service, QString channel, DraftScope
     , m_drafts(new CanvasDrafts(std::move(drafts), m_channel, this))
 {
     qRegisterMetaType<buzz::canvas::CanvasSession::Settled>();
-    connect(m_drafts, &CanvasDrafts::autosaveDue, this, &CanvasSession::autosaveNow);
+    connect(m_drafts, &CanvasDrafts::autosaveDue, this, [this] { autosaveNow(true); });
     connect(m_drafts, &CanvasDrafts::draftStored, this, &CanvasSession::draftStored);
     connect(m_service, &CanvasService::canvasChanged, this, &CanvasSession::onLiveChange);
     m_service->watch(m_channel);
@@ -205,13 +205,17 @@ void CanvasSession::setWorkingText(const QString &text, bool undoable)
     textEdited();
 }
 
-void CanvasSession::autosaveNow()
+void CanvasSession::autosaveNow(bool background)
 {
     if (!m_editing)
         return;
+    // One copy of the text per autosave (a 256 KiB canvas: about a millisecond); the JSON, the
+    // write and the wait for the disk happen on the writer thread while typing goes on.
     const QString text = workingText();
     if (text == baseText())
         m_drafts->withdraw(m_base); // the editor is back at its base: nothing unsaved
+    else if (background)
+        m_drafts->storeInBackground(m_base, text);
     else
         m_drafts->store(m_base, text);
 }
@@ -220,7 +224,7 @@ void CanvasSession::flushDraft()
 {
     if (m_drafts->autosavePending()) {
         m_drafts->stopAutosave();
-        autosaveNow();
+        autosaveNow(false);
     }
     m_drafts->flushToDisk();
 }
@@ -251,7 +255,12 @@ void CanvasSession::save()
         retry();
         return;
     }
-    flushDraft(); // the draft holds what is being sent if the app dies now
+    if (m_drafts->autosavePending()) {
+        // The draft holds what is being sent if the app dies now (queued behind earlier writes,
+        // so it is the newest text on disk).
+        m_drafts->stopAutosave();
+        autosaveNow(true);
+    }
     Write write {Operation::Save, m_base, workingText()};
     m_inFlightText = write.sent;
     m_saveAgain = false;
@@ -455,7 +464,7 @@ void CanvasSession::leaveEditing()
     if (!m_editing || isBusy())
         return;
     m_drafts->stopAutosave();
-    autosaveNow(); // the latest text is the draft, or the draft goes when nothing is unsaved
+    autosaveNow(false); // the latest text is the draft, or the draft goes when nothing is unsaved
     m_pending.reset(); // an unknown save's text stays in the draft; the edit is over
     m_pendingOperation.reset();
     endEditing();

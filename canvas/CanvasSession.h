@@ -151,7 +151,7 @@ private:
     void settleRestore(const SaveOutcome &outcome);
     void confirm(const CanvasRevision &revision);
     void onLiveChange(const QString &channel, const CanvasRevision &revision);
-    void autosaveNow();
+    void autosaveNow(bool background);
     State idleState() const;
 
     CanvasService *m_service;

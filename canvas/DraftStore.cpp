@@ -1,12 +1,13 @@
 #include "canvas/DraftStore.h"
 
+#include "canvas/DraftWriter.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
-#include <QSaveFile>
 
 #include <algorithm>
 
@@ -17,6 +18,19 @@ namespace buzz::canvas {
 namespace {
 
 const QString kSuffix = QStringLiteral(".draft.json");
+
+QByteArray draftJson(const Draft &draft)
+{
+    const QJsonObject object {
+        {QStringLiteral("relay"), draft.key.relay},
+        {QStringLiteral("community_host"), draft.key.communityHost},
+        {QStringLiteral("channel"), draft.key.channel},
+        {QStringLiteral("base_revision"), draft.key.baseRevision},
+        {QStringLiteral("content"), draft.content},
+        {QStringLiteral("saved_at"), draft.savedAt.toString(Qt::ISODateWithMs)},
+    };
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
 
 } // namespace
 
@@ -38,6 +52,8 @@ DraftStore::DraftStore(QString directory, QObject *parent)
     QDir().mkpath(m_directory);
     m_autosaveTimer.setSingleShot(true);
     connect(&m_autosaveTimer, &QTimer::timeout, this, &DraftStore::flush);
+    m_writer = std::make_unique<DraftWriter>();
+    connect(m_writer.get(), &DraftWriter::written, this, &DraftStore::onWritten);
 }
 
 DraftStore::~DraftStore()
@@ -45,31 +61,50 @@ DraftStore::~DraftStore()
     flush();
 }
 
+QString DraftStore::pathOf(const DraftKey &key) const
+{
+    return QDir(m_directory).filePath(key.fileName());
+}
+
 bool DraftStore::store(const DraftKey &key, const QString &content)
 {
     m_pending.remove(key.fileName());
-    QDir().mkpath(m_directory);
-    const QJsonObject object {
-        {QStringLiteral("relay"), key.relay},
-        {QStringLiteral("community_host"), key.communityHost},
-        {QStringLiteral("channel"), key.channel},
-        {QStringLiteral("base_revision"), key.baseRevision},
-        {QStringLiteral("content"), content},
-        {QStringLiteral("saved_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
-    };
-    QSaveFile file(QDir(m_directory).filePath(key.fileName()));
-    if (!file.open(QIODevice::WriteOnly)) {
-        qCWarning(lcDrafts) << "cannot write draft:" << file.errorString();
-        return false;
-    }
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    file.write(QJsonDocument(object).toJson(QJsonDocument::Compact));
-    if (!file.commit()) {
-        qCWarning(lcDrafts) << "cannot commit draft:" << file.errorString();
+    m_writer->waitForIdle(); // a queued autosave of this key must not land after this text
+    QString error;
+    const Draft draft {key, content, QDateTime::currentDateTimeUtc()};
+    if (!DraftWriter::writeFile(pathOf(key), draftJson(draft), &error)) {
+        qCWarning(lcDrafts) << "cannot write draft:" << error;
         return false;
     }
     emit draftStored(key);
     return true;
+}
+
+quint64 DraftStore::storeInBackground(const DraftKey &key, const QString &content)
+{
+    const Draft draft {key, content, QDateTime::currentDateTimeUtc()};
+    // The text is shared, not copied: the writer thread only reads it.
+    const quint64 ticket = m_writer->enqueue(pathOf(key), [draft] { return draftJson(draft); });
+    m_pending.insert(key.fileName(), Pending {draft, ticket});
+    return ticket;
+}
+
+void DraftStore::onWritten(quint64 ticket, bool ok, const QString &error)
+{
+    if (!ok)
+        qCWarning(lcDrafts) << "cannot write draft:" << error;
+    for (auto it = m_pending.begin(); it != m_pending.end(); ++it) {
+        if (it->ticket != ticket)
+            continue;
+        // The newest text of this file is on disk (a later write or a discard would have
+        // replaced this entry).
+        const DraftKey key = it->draft.key;
+        m_pending.erase(it);
+        if (ok)
+            emit draftStored(key);
+        break;
+    }
+    emit backgroundWriteFinished(ticket, ok);
 }
 
 std::optional<Draft> DraftStore::readFile(const QString &path) const
@@ -96,7 +131,7 @@ std::optional<Draft> DraftStore::load(const DraftKey &key) const
 {
     auto pending = m_pending.constFind(key.fileName());
     if (pending != m_pending.constEnd())
-        return *pending;
+        return pending->draft;
     auto draft = readFile(QDir(m_directory).filePath(key.fileName()));
     if (draft && !(draft->key == key))
         return std::nullopt; // hash collision or a hand-edited file: not ours
@@ -113,8 +148,8 @@ std::vector<Draft> DraftStore::allDrafts() const
         if (auto draft = readFile(dir.filePath(name)))
             drafts.push_back(std::move(*draft));
     }
-    for (const Draft &draft : m_pending)
-        drafts.push_back(draft);
+    for (const Pending &pending : m_pending)
+        drafts.push_back(pending.draft);
     std::sort(drafts.begin(), drafts.end(),
               [](const Draft &a, const Draft &b) { return a.savedAt > b.savedAt; });
     return drafts;
@@ -135,6 +170,7 @@ std::vector<Draft> DraftStore::draftsForChannel(const QString &relay, const QStr
 bool DraftStore::discard(const DraftKey &key)
 {
     m_pending.remove(key.fileName());
+    m_writer->waitForIdle(); // a queued write must not bring the file back
     const bool removed = QFile::remove(QDir(m_directory).filePath(key.fileName()));
     emit draftDiscarded(key);
     return removed;
@@ -142,7 +178,8 @@ bool DraftStore::discard(const DraftKey &key)
 
 void DraftStore::scheduleAutosave(const DraftKey &key, const QString &content, int delayMs)
 {
-    m_pending.insert(key.fileName(), Draft {key, content, QDateTime::currentDateTimeUtc()});
+    m_pending.insert(key.fileName(),
+                     Pending {Draft {key, content, QDateTime::currentDateTimeUtc()}, 0});
     m_autosaveTimer.start(delayMs);
 }
 
@@ -150,8 +187,11 @@ void DraftStore::flush()
 {
     m_autosaveTimer.stop();
     const auto pending = m_pending;
-    for (const Draft &draft : pending)
-        store(draft.key, draft.content);
+    for (const Pending &entry : pending) {
+        if (entry.ticket == 0)
+            store(entry.draft.key, entry.draft.content);
+    }
+    m_writer->waitForIdle();
 }
 
 } // namespace buzz::canvas

@@ -14,7 +14,6 @@
 #include <QApplication>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QTime>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -234,7 +233,6 @@ void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
     }
     m_channel = channel;
     m_offeredDraft.reset();
-    m_draftSavedAt.clear();
     m_display->forgetRenderChoice(); // "Render anyway" was for the previous channel's canvas
     for (NoticeBanner *banner : {m_loadError, m_saveNotice, m_liveChange, m_draftBanner,
                                  m_discardConfirm, m_reloadConfirm, m_draftDiscardConfirm})
@@ -271,12 +269,8 @@ void CanvasPane::connectSession()
     connect(m_session, &Session::settled, this, &CanvasPane::onSettled);
     connect(m_session, &Session::liveChangeArrived, this, &CanvasPane::onLiveChange);
     connect(m_session, &Session::draftFailed, this, &CanvasPane::onDraftFailed);
-    connect(m_session, &Session::draftStored, this, [this](const canvas::DraftKey &key) {
-        if (isEditing() && key == m_session->drafts()->keyFor(m_session->editBase())) {
-            m_draftSavedAt = QTime::currentTime().toString(QStringLiteral("HH:mm:ss"));
-            updateSaveState();
-        }
-    });
+    connect(m_session->drafts(), &canvas::CanvasDrafts::autosavedChanged, this,
+            &CanvasPane::updateSaveState);
 }
 
 void CanvasPane::updateChannel(const canvas::ChannelInfo &channel)
@@ -362,8 +356,15 @@ void CanvasPane::updateHeader()
 
 void CanvasPane::updateSaveState()
 {
-    emit saveStateChanged(m_session ? OutcomePresenter::saveState(*m_session, m_draftSavedAt)
-                                    : QString());
+    if (!m_session) {
+        emit saveStateChanged(QString());
+        return;
+    }
+    // "Draft autosaved" only while it is true: everything typed is on disk.
+    const auto autosaved = m_session->drafts()->autosavedAt();
+    emit saveStateChanged(OutcomePresenter::saveState(
+        *m_session,
+        autosaved ? autosaved->time().toString(QStringLiteral("HH:mm:ss")) : QString()));
 }
 
 void CanvasPane::toggleEditing()
@@ -386,7 +387,6 @@ void CanvasPane::startEditing()
 
 void CanvasPane::onEditingChanged(bool editing)
 {
-    m_draftSavedAt.clear();
     m_discardConfirm->hide();
     m_reloadConfirm->hide();
     if (editing) {

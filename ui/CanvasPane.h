@@ -95,7 +95,6 @@ private:
     canvas::ChannelInfo m_channel;
     canvas::CanvasSession *m_session = nullptr;
     std::optional<canvas::Draft> m_offeredDraft; // the draft the banner offers
-    QString m_draftSavedAt; // time of this edit's last autosave, for the status bar
     bool m_applyingSessionText = false; // the editor changes because the session said so
     bool m_focusAfterSave = false; // the save was asked from the canvas: focus returns there
 

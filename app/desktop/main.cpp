@@ -3,6 +3,7 @@
 #include "BuzzVersion.h"
 #include "app/desktop/AppOptions.h"
 #include "app/desktop/DesktopSession.h"
+#include "app/desktop/QuitSignals.h"
 #include "app/desktop/Translations.h"
 
 #include <QApplication>
@@ -74,6 +75,11 @@ int main(int argc, char *argv[])
     sessionOptions.profileDir = options.profileDir;
     sessionOptions.relayUrl = options.relayUrl;
     sessionOptions.relaySource = options.relaySource;
+    // A desktop session ending (SIGTERM), Ctrl+C (SIGINT) or a closed terminal (SIGHUP) quits the
+    // way the Quit action does: the session below is torn down, which writes the draft first.
+    desktop::QuitSignals quitSignals;
+    QObject::connect(&quitSignals, &desktop::QuitSignals::quitRequested, &app,
+                     [] { QApplication::quit(); });
     desktop::DesktopSession session(sessionOptions);
     QCoro::connect(session.start(), &session, [&session](bool ok) {
         if (ok)

@@ -2,9 +2,11 @@
 
 #include "canvas/CanvasDrafts.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using buzz::canvas::CanvasDrafts;
 using buzz::canvas::CanvasRevision;
@@ -51,6 +53,66 @@ private slots:
         drafts.textEdited();
         drafts.stopAutosave(); // leaving the editor cancels a pending autosave
         QVERIFY(!due.wait(1500));
+    }
+
+    void continuousTypingIsAutosavedWithinTheMaximumWait()
+    {
+        // A keystroke every 50 ms never leaves the 1 s pause the debounce waits for; the draft
+        // must be written anyway, kAutosaveMaxDelayMs after the first keystroke not on disk.
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        CanvasDrafts drafts(scope(&store), kChannel);
+        QSignalSpy due(&drafts, &CanvasDrafts::autosaveDue);
+        QTimer typing;
+        int keystrokes = 0;
+        QObject::connect(&typing, &QTimer::timeout, &drafts, [&] {
+            ++keystrokes;
+            drafts.textEdited();
+        });
+        QElapsedTimer elapsed;
+        elapsed.start();
+        drafts.textEdited();
+        typing.start(50);
+        QVERIFY(due.wait(10000)); // generous: the machine may be loaded
+        QVERIFY(keystrokes > 0);
+        // And again while typing goes on: every stretch of keystrokes is written.
+        QVERIFY(due.wait(10000));
+        QVERIFY(typing.isActive());
+        typing.stop();
+        qInfo("two autosaves during %d keystrokes over %lld ms", keystrokes, elapsed.elapsed());
+    }
+
+    void autosavedOnlyWhileEverythingTypedIsOnDisk()
+    {
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        CanvasDrafts drafts(scope(&store), kChannel);
+        const CanvasRevision base = revision(u'f', QStringLiteral("# v1"));
+        QSignalSpy changed(&drafts, &CanvasDrafts::autosavedChanged);
+        drafts.beginEdit();
+        QVERIFY(!drafts.autosavedAt());
+        drafts.textEdited();
+        drafts.storeInBackground(base, QStringLiteral("# v1 typed"));
+        // Written on the writer thread: visible to load() at once, "autosaved" once on disk.
+        QCOMPARE(store.load(drafts.keyFor(base))->content, QStringLiteral("# v1 typed"));
+        QTRY_VERIFY_WITH_TIMEOUT(drafts.autosavedAt().has_value(), 10000);
+        QVERIFY(!changed.isEmpty());
+        QCOMPARE(DraftStore(dir.path()).load(drafts.keyFor(base))->content,
+                 QStringLiteral("# v1 typed"));
+
+        // A keystroke after the write: no longer true.
+        drafts.textEdited();
+        QVERIFY(!drafts.autosavedAt());
+        // Typed while a write is under way: that write does not make it true either.
+        drafts.storeInBackground(base, QStringLiteral("# v1 typed more"));
+        drafts.textEdited();
+        store.flush();
+        QCoreApplication::processEvents();
+        QVERIFY(!drafts.autosavedAt());
+        drafts.storeInBackground(base, QStringLiteral("# v1 typed more and more"));
+        QTRY_VERIFY_WITH_TIMEOUT(drafts.autosavedAt().has_value(), 10000);
+        QCOMPARE(store.load(drafts.keyFor(base))->content,
+                 QStringLiteral("# v1 typed more and more"));
     }
 
     void draftIsKeyedByTheEditBase()

@@ -113,6 +113,33 @@ private slots:
                  QStringLiteral("typed just before quitting"));
     }
 
+    void backgroundWritesKeepTheirOrderAndADiscardWins()
+    {
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        QSignalSpy finished(&store, &DraftStore::backgroundWriteFinished);
+        const QString big = QString(256 * 1024, QLatin1Char('w'));
+        store.storeInBackground(key(), QStringLiteral("first ") + big);
+        const quint64 last = store.storeInBackground(key(), QStringLiteral("second ") + big);
+        QCOMPARE(store.load(key())->content, QStringLiteral("second ") + big); // at once
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !finished.isEmpty() && finished.last().at(0).value<quint64>() == last, 10000);
+        QCOMPARE(DraftStore(dir.path()).load(key())->content, QStringLiteral("second ") + big);
+
+        // A discard right after a queued write: the file does not come back.
+        store.storeInBackground(key(), QStringLiteral("third"));
+        QVERIFY(store.discard(key()));
+        store.flush();
+        QVERIFY(!DraftStore(dir.path()).load(key()));
+        QVERIFY(!QFile::exists(dir.filePath(key().fileName())));
+
+        // A synchronous store after a queued one: the synchronous text is what stays.
+        store.storeInBackground(key(), QStringLiteral("queued"));
+        QVERIFY(store.store(key(), QStringLiteral("stored now")));
+        store.flush();
+        QCOMPARE(DraftStore(dir.path()).load(key())->content, QStringLiteral("stored now"));
+    }
+
     void draftSurvivesAProcessKilledAfterAutosave()
     {
         QTemporaryDir dir;

@@ -1,9 +1,12 @@
 // Drafts survive a crash: the real buzz-canvas binary types into a canvas, autosaves, is killed
 // with SIGKILL; a new MainWindow on the same profile offers the draft, restores it and saves it.
+// Someone typing without a pause is autosaved too (the wait has a bound), and SIGTERM, SIGINT
+// and SIGHUP are a normal quit that writes the draft first.
 
 #include "UiTestHarness.h"
 
 #include "canvas/CanvasService.h"
+#include "canvas/DraftStore.h"
 #include "ui/CanvasPane.h"
 #include "ui/MainWindow.h"
 #include "ui/NoticeBanner.h"
@@ -13,6 +16,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QStringList>
 #include <QTest>
 
 #include <csignal>
@@ -20,12 +24,124 @@
 using namespace buzz;
 using test::UiTestHarness;
 
+namespace {
+
+// The real app on `profile`, typing "w1 ", "w2 ", … every `everyMs` after `text` (see
+// DesktopSession::maybeAutotype), reporting each word on stdout.
+void startTypingApp(QProcess &app, const QString &profile, const QString &text, int everyMs)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("BUZZ_CANVAS_AUTOTYPE"), text);
+    if (everyMs > 0)
+        environment.insert(QStringLiteral("BUZZ_CANVAS_AUTOTYPE_EVERY_MS"),
+                           QString::number(everyMs));
+    app.setProcessEnvironment(environment);
+    app.setProcessChannelMode(QProcess::SeparateChannels);
+    app.setReadChannel(QProcess::StandardOutput);
+    app.start(QStringLiteral(BUZZ_BINARY_DIR "/app/desktop/buzz-canvas"),
+              {QStringLiteral("--profile"), profile});
+}
+
+// The words the app reported typed so far (appends to `typed`), the last one first.
+QString lastTyped(QProcess &app, QStringList &typed)
+{
+    while (app.canReadLine()) {
+        const QString line = QString::fromUtf8(app.readLine()).trimmed();
+        if (line.startsWith(QLatin1String("typed ")))
+            typed << line.mid(6);
+    }
+    return typed.isEmpty() ? QString() : typed.last();
+}
+
+// The one draft in the profile's drafts/ (read from disk, as the next start would).
+QString draftText(const QString &drafts)
+{
+    const auto all = canvas::DraftStore(drafts).allDrafts();
+    return all.empty() ? QString() : all.front().content;
+}
+
+} // namespace
+
 class DraftRecoveryTest : public QObject
 {
     Q_OBJECT
 
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void continuousTypingIsOnDiskBeforeAKill()
+    {
+        UiTestHarness harness;
+        const QString profile = QDir(harness.root()).filePath(QStringLiteral("typist"));
+        const QString drafts = QDir(profile).filePath(QStringLiteral("drafts"));
+        QProcess app;
+        const QString start = QStringLiteral("# Minutes\n\n");
+        startTypingApp(app, profile, start, 100); // ten words a second, never a pause
+        QVERIFY(app.waitForStarted(10000));
+
+        // While the typing goes on, what was typed reaches the disk by itself (a debounce alone
+        // would wait for a pause that never comes).
+        QStringList typed;
+        const auto typedAtLeast = [&](int words) {
+            lastTyped(app, typed);
+            return typed.size() >= words;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(typedAtLeast(25), 30000);
+        const QString word = typed.at(24); // typed 2.5 s into a stretch without a pause
+        QTRY_VERIFY2_WITH_TIMEOUT(draftText(drafts).contains(word + QLatin1Char(' ')),
+                                  qPrintable(draftText(drafts).right(60)), 15000);
+        QVERIFY2(lastTyped(app, typed) != word, "the typing must still be going on");
+
+        // Killed mid-typing, possibly mid-write: the draft on disk is whole, the text as typed.
+        ::kill(pid_t(app.processId()), SIGKILL);
+        QVERIFY(app.waitForFinished(10000));
+        QCOMPARE(app.exitStatus(), QProcess::CrashExit);
+        const QString text = draftText(drafts);
+        QVERIFY2(text.startsWith(start), qPrintable(text.left(60)));
+        QString expected = start;
+        for (const QString &each : typed) {
+            if (text.size() < expected.size() + each.size() + 1)
+                break;
+            expected += each + QLatin1Char(' ');
+        }
+        QVERIFY2(text.startsWith(expected) && text.contains(word), qPrintable(text.right(60)));
+    }
+
+    void quitSignalsWriteTheDraftFirst_data()
+    {
+        QTest::addColumn<int>("signalNumber");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGHUP") << int(SIGHUP);
+    }
+
+    void quitSignalsWriteTheDraftFirst()
+    {
+        QFETCH(int, signalNumber);
+        UiTestHarness harness;
+        const QString profile = QDir(harness.root()).filePath(QStringLiteral("quitter"));
+        const QString drafts = QDir(profile).filePath(QStringLiteral("drafts"));
+        QProcess app;
+        startTypingApp(app, profile, QStringLiteral("# Agenda\n\n"), 100);
+        QVERIFY(app.waitForStarted(10000));
+        QStringList typed;
+        const auto typedAtLeast = [&](int words) {
+            lastTyped(app, typed);
+            return typed.size() >= words;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(typedAtLeast(5), 30000);
+
+        ::kill(pid_t(app.processId()), signalNumber);
+        QVERIFY(app.waitForFinished(20000));
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+        lastTyped(app, typed); // everything it reported before it quit
+        // Every word it typed is in the draft: written at quit, not left to the autosave.
+        const QString text = draftText(drafts);
+        for (const QString &word : typed)
+            QVERIFY2(text.contains(word + QLatin1Char(' ')), qPrintable(word + " in " + text));
+    }
 
     void draftOfAKilledAppIsOfferedAndSaved()
     {
