@@ -68,6 +68,8 @@ std::vector<RelayLimit> relayLimits(const RelayServer::Options &options)
         {"bytes of event JSON per answer", formatBytes(query::QueryService::kMaxResponseBytes),
          "400 / CLOSED invalid: response exceeds ... (refused, never cut short)", ""},
         {"WebSocket frame in", formatBytes(ws::kMaxFrameBytes), "socket closed (1009)", ""},
+        {"WebSocket client frames", "masked (RFC 6455 5.1)",
+         "closed with 1002 before the frame is acted on", ""},
         {"WebSocket subscriptions per connection", std::to_string(ws::kMaxSubscriptions), "CLOSED",
          ""},
         {"WebSocket subscription id", formatBytes(ws::kMaxSubscriptionIdBytes), "CLOSED", ""},

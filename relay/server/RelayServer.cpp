@@ -8,6 +8,7 @@
 #include "relay/server/HttpReply.h"
 #include "relay/server/Nip11Document.h"
 #include "relay/server/OrderedReply.h"
+#include "relay/server/WsFrameGuard.h"
 #include "relay/server/WsSession.h"
 
 #include <QDateTime>
@@ -125,16 +126,7 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
         [this](std::string_view host) { return m_communities.resolve(host).has_value(); },
         // A WebSocket handshake never reaches QHttpServer (relay/README.md "Limits"): its
         // guard hands the socket, head unread, to this server, which answers 101.
-        [server = QPointer<QWebSocketServer>(m_webSockets.get())](QTcpSocket *socket) {
-            if (!server) {
-                socket->abort();
-                return;
-            }
-            // Small OK/EVENT frames must not wait for delayed ACKs.
-            socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-            server->handleConnection(socket);
-        },
-        &m_metrics,
+        [this](QTcpSocket *socket) { upgrade(socket); }, &m_metrics,
         m_options.maxOpenConnections > 0 ? m_options.maxOpenConnections
                                          : GuardedTcpServer::descriptorBudget());
     if (!tcp->listen(address, port)) {
@@ -330,12 +322,43 @@ void RelayServer::serveBridge(int endpoint, const QHttpServerRequest &request,
                      std::move(responder));
 }
 
+void RelayServer::upgrade(QTcpSocket *socket)
+{
+    if (!m_webSockets) {
+        socket->abort();
+        return;
+    }
+    // Small OK/EVENT frames must not wait for delayed ACKs.
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    // Before QWebSocketServer and QWebSocket connect to the socket: its slot must run first.
+    m_handshaking.emplace_back(new WsFrameGuard(socket));
+    m_webSockets->handleConnection(socket);
+}
+
+WsFrameGuard *RelayServer::takeFrameGuard(const QWebSocket &socket)
+{
+    WsFrameGuard *found = nullptr;
+    // Few at a time: only handshakes not yet answered, and the ones whose socket closed.
+    std::erase_if(m_handshaking, [&](const QPointer<WsFrameGuard> &guard) {
+        if (!guard)
+            return true;
+        const QTcpSocket *tcp = guard->socket();
+        if (found || tcp->peerPort() != socket.peerPort()
+            || tcp->peerAddress() != socket.peerAddress())
+            return false;
+        found = guard;
+        return true;
+    });
+    return found;
+}
+
 void RelayServer::acceptWebSockets()
 {
     while (m_webSockets && m_webSockets->hasPendingConnections()) {
         std::unique_ptr<QWebSocket> socket(m_webSockets->nextPendingConnection());
         if (!socket)
             break;
+        WsFrameGuard *frames = takeFrameGuard(*socket);
         QByteArray host = socket->request().rawHeader("Host");
         if (host.isEmpty()) {
             const QUrl url = socket->request().url();
@@ -367,7 +390,7 @@ void RelayServer::acceptWebSockets()
                                 .startsWith(QLatin1String("wss://"), Qt::CaseInsensitive);
         std::string authRelayUrl = std::string(secure ? "wss://" : "ws://")
             + nostr::normalizeHost(std::string_view(host.constData(), std::size_t(host.size())));
-        auto *session = new WsSession(std::move(socket), std::move(*community),
+        auto *session = new WsSession(std::move(socket), frames, std::move(*community),
                                       std::move(authRelayUrl), m_context, this);
         connect(session, &WsSession::finished, this, &RelayServer::onSessionFinished);
         m_sessions.insert(session);

@@ -13,6 +13,7 @@
 #include <QHostAddress>
 #include <QHttpServer>
 #include <QObject>
+#include <QPointer>
 #include <QThreadPool>
 
 #include <cstdint>
@@ -25,12 +26,15 @@
 
 class QHttpServerRequest;
 class QHttpServerResponder;
+class QTcpSocket;
+class QWebSocket;
 class QWebSocketServer;
 
 namespace buzz::relay {
 
 class GuardedTcpServer;
 class HttpBridge;
+class WsFrameGuard;
 class WsSession;
 
 // The relay's network side: one port serving the HTTP bridge, NIP-11, /health, /metrics and
@@ -101,6 +105,8 @@ private:
     void serveMetrics(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void serveBridge(int endpoint, const QHttpServerRequest &request,
                      QHttpServerResponder &&responder);
+    void upgrade(QTcpSocket *socket);
+    WsFrameGuard *takeFrameGuard(const QWebSocket &socket);
     void acceptWebSockets();
     void onSessionFinished(WsSession *session);
     void onCommitted(std::shared_ptr<const StoredEvent> stored);
@@ -120,6 +126,7 @@ private:
     std::unique_ptr<HttpAuthenticator> m_authenticator;
     std::unique_ptr<QHttpServer> m_http;
     std::unique_ptr<QWebSocketServer> m_webSockets; // handshakes only: it never listens
+    std::vector<QPointer<WsFrameGuard>> m_handshaking; // sockets handed to m_webSockets
     GuardedTcpServer *m_tcp = nullptr; // owned by m_http
     HttpBridge *m_bridge = nullptr;
     std::unordered_set<WsSession *> m_sessions;

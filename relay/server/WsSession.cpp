@@ -1,8 +1,10 @@
 #include "relay/server/WsSession.h"
 
 #include "net/nostr/Kinds.h"
+#include "relay/server/WsFrameGuard.h"
 
 #include <QLoggingCategory>
+#include <QPointer>
 
 #include <unordered_set>
 
@@ -43,8 +45,9 @@ std::optional<std::string> closedReasonFor(const QueryResult &result)
 
 } // namespace
 
-WsSession::WsSession(std::unique_ptr<QWebSocket> socket, std::string community,
-                     std::string authRelayUrl, const ServerContext &context, QObject *parent)
+WsSession::WsSession(std::unique_ptr<QWebSocket> socket, WsFrameGuard *frames,
+                     std::string community, std::string authRelayUrl, const ServerContext &context,
+                     QObject *parent)
     : QObject(parent)
     , m_socket(std::move(socket))
     , m_community(std::move(community))
@@ -73,6 +76,27 @@ WsSession::WsSession(std::unique_ptr<QWebSocket> socket, std::string community,
     m_pingTimer.start();
     m_context.metrics->increment("buzz_ws_connections_total");
     send(ws::authFrame(m_handshake.challenge()));
+    if (frames) {
+        QPointer<WsSession> self(this);
+        frames->activate(
+            [self](const std::string &reason) {
+                if (self)
+                    self->failProtocol(reason);
+            },
+            {});
+    }
+}
+
+void WsSession::failProtocol(const std::string &reason)
+{
+    if (m_finished || m_closing)
+        return;
+    m_closing = true;
+    m_context.metrics->increment(
+        ServerMetrics::labelled("buzz_ws_disconnects_total", "reason", "protocol_error"));
+    m_pingTimer.stop();
+    // Closing the socket drops what it holds unread: the offending frame is never acted on.
+    m_socket->close(QWebSocketProtocol::CloseCodeProtocolError, QString::fromStdString(reason));
 }
 
 void WsSession::onPingDue()
@@ -109,7 +133,7 @@ RequestContext WsSession::requestContext() const
 
 void WsSession::send(const std::string &frame)
 {
-    if (m_finished)
+    if (m_finished || m_closing)
         return;
     if (m_outbound.offer(OutboundQueue::wireBytes(frame.size()), m_socket->bytesToWrite())
         == OutboundQueue::Verdict::Disconnect) {
@@ -129,7 +153,7 @@ void WsSession::dropSlowConsumer()
 
 bool WsSession::sendLiveEvent(const Subscription &subscription, const StoredEvent &stored)
 {
-    if (m_finished)
+    if (m_finished || m_closing)
         return false;
     const std::string frame = ws::eventFrame(subscription.id(), stored.json);
     switch (
@@ -166,7 +190,7 @@ void WsSession::onBinaryMessage(const QByteArray &message)
 
 void WsSession::handleFrame(std::string_view text)
 {
-    if (m_finished)
+    if (m_finished || m_closing)
         return; // cut: nothing more is read or answered
     auto parsed = ws::parseClientMessage(text);
     if (!parsed) {

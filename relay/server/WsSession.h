@@ -17,6 +17,8 @@
 
 namespace buzz::relay {
 
+class WsFrameGuard;
+
 // One WebSocket connection: NIP-42 first, then EVENT/REQ/COUNT/CLOSE per docs/buzz-protocol.md
 // §Frames. Lives on the network thread; engine calls go through ServerContext::runOffThread.
 class WsSession : public QObject
@@ -25,9 +27,9 @@ class WsSession : public QObject
 public:
     // `authRelayUrl` is what the NIP-42 `relay` tag must name: ws/wss (from the configured relay
     // URL) and the tenant host this connection was addressed to (docs/buzz-protocol.md
-    // §Communities).
-    WsSession(std::unique_ptr<QWebSocket> socket, std::string community, std::string authRelayUrl,
-              const ServerContext &context, QObject *parent = nullptr);
+    // §Communities). `frames` checks the client's frames on the raw socket (null: unchecked).
+    WsSession(std::unique_ptr<QWebSocket> socket, WsFrameGuard *frames, std::string community,
+              std::string authRelayUrl, const ServerContext &context, QObject *parent = nullptr);
     ~WsSession() override;
 
     const std::string &community() const { return m_community; }
@@ -69,6 +71,8 @@ private:
     bool sendLiveEvent(const Subscription &subscription, const StoredEvent &stored);
     void onPingDue();
     void dropSlowConsumer();
+    // RFC 6455 §7.4.1: 1002, nothing more read or answered.
+    void failProtocol(const std::string &reason);
 
     std::unique_ptr<QWebSocket> m_socket;
     std::string m_community;
@@ -78,6 +82,7 @@ private:
     std::unordered_map<std::string, std::shared_ptr<Subscription>> m_subscriptions;
     std::uint64_t m_nextGeneration = 1;
     bool m_finished = false;
+    bool m_closing = false; // failed: a close frame is on its way, nothing else
     QTimer m_pingTimer;
     OutboundQueue m_outbound;
     int m_unansweredPings = 0;

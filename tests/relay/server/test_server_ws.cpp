@@ -2,6 +2,7 @@
 // REQ history → EOSE → live, the fan-out invariant, de-duplication, CLOSE, COUNT, EVENT refusals,
 // unknown hosts.
 
+#include "RawWsClient.h"
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"
 #include "RelayTestFixtureWsClient.h"
@@ -52,6 +53,8 @@ private slots:
     void otherCommunitiesDoNotLeakLive();
     void unknownHostUpgradeIsRefused();
     void removedMemberSubscriptionIsClosed();
+    void unmaskedFrameClosesWith1002_data();
+    void unmaskedFrameClosesWith1002();
 };
 
 void TestServerWs::oversizedFrameClosesTheSocket()
@@ -424,6 +427,46 @@ void TestServerWs::removedMemberSubscriptionIsClosed()
     QCOMPARE(http.postEvent(note).status, 200);
     const auto live = ws.waitFor([](const nlohmann::json &f) { return f[0] == "EVENT"; });
     QVERIFY2(live[1] == "global" && live[2]["id"] == note.id, live.dump().c_str());
+}
+
+// RFC 6455 §5.1: a server closes the connection with 1002 on an unmasked client frame, and does
+// not act on it.
+void TestServerWs::unmaskedFrameClosesWith1002_data()
+{
+    QTest::addColumn<int>("opcode");
+    QTest::addColumn<QByteArray>("payload");
+    QTest::newRow("text") << RawWsClient::kText << QByteArray(R"(["REQ","late",{}])");
+    QTest::newRow("ping") << RawWsClient::kPing << QByteArray("are you there");
+    QTest::newRow("long text") << RawWsClient::kText
+                               << QByteArray(R"(["REQ","late",{"#t":[")") + QByteArray(300, 'x')
+            + R"("]}])";
+}
+
+void TestServerWs::unmaskedFrameClosesWith1002()
+{
+    QFETCH(int, opcode);
+    QFETCH(QByteArray, payload);
+    RelayTestFixture relay;
+    RawWsClient client;
+    QVERIFY(client.open(relay.port()));
+    QVERIFY(client.waitForFrame(RawWsClient::kText)); // AUTH
+    // A masked frame is served (an unauthenticated REQ is refused with CLOSED).
+    client.sendFrame(RawWsClient::kText, R"(["REQ","first",{}])");
+    QTRY_VERIFY_WITH_TIMEOUT(client.frames().size() >= 3, 5000);
+    QVERIFY(client.frames().back().payload.contains("auth-required"));
+    const std::size_t before = client.frames().size();
+
+    client.sendFrame(opcode, payload, false);
+    QVERIFY(client.waitForFrame(RawWsClient::kClose));
+    QVERIFY(client.waitClosed());
+    const auto frames = client.frames();
+    QCOMPARE(frames.size(), before + 1); // nothing but the close frame: the frame was not acted on
+    QCOMPARE(frames.back().opcode, RawWsClient::kClose);
+    QVERIFY2(frames.back().payload.startsWith(QByteArray("\x03\xea", 2)),
+             frames.back().payload.toHex().constData());
+    QCOMPARE(
+        relay.server().metrics().counter("buzz_ws_disconnects_total{reason=\"protocol_error\"}"),
+        std::uint64_t(1));
 }
 
 QTEST_GUILESS_MAIN(TestServerWs)
