@@ -1,5 +1,7 @@
 #include "relay/store/StoreIntegrity.h"
 
+#include "relay/store/WalIntegrity.h"
+
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -77,6 +79,10 @@ std::optional<std::string> StoreIntegrity::checkBeforeOpen(const std::string &pa
         return std::nullopt; // a fresh start
     if (!std::filesystem::is_regular_file(status))
         return refusal(path, "is not a regular file");
+    // Before SQLite reads the log: its recovery would drop every commit after a damaged frame,
+    // and the open below would then checkpoint what is left and delete the log.
+    if (auto damagedLog = WalIntegrity::checkBeforeOpen(path))
+        return damagedLog;
     // In WAL mode a new database's pages may all still be in the -wal file (the main file stays
     // at 0 bytes until the first checkpoint, e.g. after a kill). A 0-byte file with no WAL
     // content holds nothing SQLite could read: it was truncated, never left so by the relay.

@@ -2,7 +2,9 @@
 // SIGKILLed mid-stream, restarted on the same --data, and every event that had received OK true
 // must still be there (an OK is only sent after the transaction committed). On a PostgreSQL run
 // (test_server_crash_pg) the relay keeps its data in a schema of the test pair's primary
-// (--database-url) instead, and an OK comes only after the PostgreSQL COMMIT.
+// (--database-url) instead, and an OK comes only after the PostgreSQL COMMIT. A write-ahead log
+// damaged after the kill is refused at the restart instead of silently losing the commits after
+// the damage (SQLite only).
 
 #include "PgTestCluster.h"
 #include "RelayProcess.h"
@@ -44,6 +46,7 @@ class TestServerCrash : public QObject
 
 private slots:
     void acknowledgedEventsSurviveSigkill();
+    void damagedWalAfterSigkillIsRefused();
 };
 
 void TestServerCrash::acknowledgedEventsSurviveSigkill()
@@ -113,6 +116,60 @@ void TestServerCrash::acknowledgedEventsSurviveSigkill()
     QVERIFY(restarted.waitForFinished(10000));
     QCOMPARE(restarted.exitStatus(), QProcess::NormalExit); // SIGTERM is a clean shutdown
     QCOMPARE(restarted.exitCode(), 0);
+}
+
+void TestServerCrash::damagedWalAfterSigkillIsRefused()
+{
+    // The write-ahead log is SQLite's; PostgreSQL guards its own.
+    if (PgTestCluster::selected())
+        QSKIP("SQLite's write-ahead log only");
+    QTemporaryDir dataDir;
+    QVERIFY(dataDir.isValid());
+    TestIdentity alice;
+    QProcess relay;
+    const quint16 port = startRelay(relay, dataDir.path(), std::nullopt);
+    QVERIFY(port != 0);
+    const std::string relayUrl = "ws://127.0.0.1:" + std::to_string(port);
+    const std::int64_t now = QDateTime::currentSecsSinceEpoch();
+    WsTestClient ws(QUrl(QString::fromStdString(relayUrl)));
+    QVERIFY(ws.connectAndAuthenticate(alice.key, relayUrl, now));
+    // 600 events in 30 bursts, each acknowledged before the next: many commits in the log.
+    int acknowledged = 0;
+    for (int burst = 0; burst < 30; ++burst) {
+        for (int i = 0; i < 20; ++i)
+            ws.sendEvent(alice.sign(1, now, {{"t", "wal"}},
+                                    "event " + std::to_string(burst) + "/" + std::to_string(i)));
+        for (int i = 0; i < 20; ++i) {
+            const auto ok = ws.waitForType("OK", 15000);
+            QVERIFY2(!ok.is_null() && ok[2] == true, "an event was not acknowledged");
+            ++acknowledged;
+        }
+    }
+    relay.kill();
+    QVERIFY(relay.waitForFinished(10000));
+    const QString wal = dataDir.filePath(QStringLiteral("relay.sqlite3-wal"));
+    const qint64 walBytes = QFileInfo(wal).size();
+    QVERIFY2(walBytes > 64 * 1024, "the acknowledged events were checkpointed out of the log");
+    {
+        QFile file(wal);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.seek(walBytes / 2));
+        QByteArray bytes = file.read(32);
+        for (char &byte : bytes)
+            byte = char(~byte);
+        QVERIFY(file.seek(walBytes / 2));
+        QCOMPARE(file.write(bytes), qint64(32));
+    }
+
+    QProcess restarted;
+    QCOMPARE(startRelay(restarted, dataDir.path(), std::nullopt), quint16(0));
+    QTRY_COMPARE_WITH_TIMEOUT(restarted.state(), QProcess::NotRunning, 10000);
+    QCOMPARE(restarted.exitCode(), 1);
+    const QByteArray error = restarted.readAllStandardError();
+    const QByteArray expected =
+        QByteArray("relay database write-ahead log ") + wal.toUtf8() + " is damaged";
+    QVERIFY2(error.contains(expected), error.constData());
+    qInfo("%d acknowledged, WAL %lld bytes: %s", acknowledged, walBytes, error.constData());
 }
 
 QTEST_GUILESS_MAIN(TestServerCrash)
