@@ -9,10 +9,11 @@ class PgConnection;
 
 // The PostgreSQL schema (in the connection's current schema, so a test or a second relay can live
 // in a schema of its own): the real relay's events table (docs/buzz-protocol.md
-// §Storage and ordering) — created_at TIMESTAMPTZ, ids, pubkeys and signatures BYTEA, tags JSONB, soft deletes —
-// range partitioned by month of created_at (events_pYYYY_MM, plus events_past and events_future
-// catch-alls), and a generated tsvector with a GIN index for NIP-50 search. Each index serves a
-// statement the relay runs (test_search_hydration_pg proves the hydration one with EXPLAIN).
+// §Storage and ordering) — created_at TIMESTAMPTZ, ids, pubkeys and signatures BYTEA, tags JSONB,
+// soft deletes — range partitioned by month of created_at (events_pYYYY_MM, plus events_past and
+// events_future catch-alls), and a generated tsvector with a GIN index for NIP-50 search. Each
+// index serves a statement the relay runs (test_search_hydration_pg proves the hydration one with
+// EXPLAIN).
 class PgSchema
 {
 public:
