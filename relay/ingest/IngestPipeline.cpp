@@ -176,6 +176,14 @@ Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::E
     if (KindRules::requiresChannel(kind) && !channelId)
         return reject("invalid: channel-scoped events must include an h tag");
 
+    // Canvas CAS and channel creation decide on the channel's rows as they are now: no other
+    // writer of the database (another relay process on one PostgreSQL) may decide on the same
+    // channel until this write's transaction ends (relay/README.md "Several processes on one
+    // PostgreSQL"). Taken before any of those rows is read.
+    if (channelId && (kind == nostr::kinds::kCanvas || kind == nostr::kinds::kGroupCreate)
+        && !tx.lockChannel(community, *channelId))
+        return internalError();
+
     std::optional<model::Channel> channel;
     if (channelId && kind != nostr::kinds::kGroupCreate)
         channel = reader.channel(community, *channelId);

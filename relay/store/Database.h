@@ -48,6 +48,8 @@ public:
         RowWriter &rows() override { return m_rows; }
         std::int64_t startedAtMs() const override { return m_startedAtMs; }
         bool hasChanges() const { return !m_change.empty(); }
+        // The one writer connection (and the data-directory lock) already serialise every write.
+        bool lockChannel(const std::string &, const std::string &) override { return true; }
 
         // Appends the commit-log record (when anything changed) and commits. False → rolled back.
         // Inside a group (writeInGroup) this releases the member's savepoint instead: its rows

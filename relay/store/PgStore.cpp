@@ -27,6 +27,19 @@ public:
     EventLookup &reader() override { return m_reader; }
     EventRows &rows() override { return m_rows; }
     std::int64_t startedAtMs() const override { return m_startedAtMs; }
+    bool lockChannel(const std::string &community, const std::string &channel) override
+    {
+        // A transaction-scoped advisory lock, held to the group's COMMIT (or ROLLBACK): another
+        // process deciding on the same channel waits here, then reads (READ COMMITTED: a new
+        // snapshot per statement) what this one committed. Two 32-bit keys: a constant naming
+        // the lock's purpose, and a hash of (community, channel); a collision only makes two
+        // channels wait for each other, never a wrong answer.
+        const std::string key = community + '\n' + channel;
+        return m_connection
+            .run("SELECT pg_advisory_xact_lock($1::int4, hashtext($2))",
+                 PgParams().int32(kChannelLockClass).text(key))
+            .ok();
+    }
     bool commit(std::int64_t) override
     {
         if (!m_open)
@@ -52,6 +65,8 @@ public:
     bool m_released = false;
 
 private:
+    // "Bz" + 1: the advisory-lock class of channel decisions (pg_locks.classid tells them apart).
+    static constexpr int kChannelLockClass = 0x427a0001;
     PgConnection &m_connection;
     PgEventReader m_reader;
     PgRowWriter m_rows;

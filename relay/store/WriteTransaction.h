@@ -4,6 +4,7 @@
 #include "relay/store/EventRows.h"
 
 #include <cstdint>
+#include <string>
 
 namespace buzz::relay::store {
 
@@ -17,6 +18,13 @@ public:
     virtual EventLookup &reader() = 0;
     virtual EventRows &rows() = 0;
     virtual std::int64_t startedAtMs() const = 0;
+    // Called before a write that reads a channel's rows and decides on them (canvas CAS, channel
+    // creation): until this write's transaction ends, no other writer of the database runs the
+    // same for that channel, so the decision sees every write committed before it. One writer
+    // connection already gives that (SQLite: nothing to do); several relay processes on one
+    // PostgreSQL need the database to (relay/README.md "Several processes on one PostgreSQL").
+    // False → the lock could not be taken; answer an internal error.
+    virtual bool lockChannel(const std::string &community, const std::string &channel) = 0;
     // Keeps the changes. Inside a group (Store::writeInGroup) they become durable with the
     // group's COMMIT, which the group reports. False → rolled back.
     virtual bool commit(std::int64_t committedAtMs) = 0;

@@ -1,0 +1,188 @@
+// Two buzz-mock-relay processes on one PostgreSQL database, as production runs pods behind one
+// load balancer (relay/README.md "Several processes on one PostgreSQL"): decisions a single
+// process makes under its one writer must stay exact when two processes race. Each round sends
+// two writes that only one may win, one through each process, in the same instant:
+// - two conditional canvas saves (kind 40100, expected-revision = the current head): exactly one
+//   is stored, the other gets the conflict a single process gives (docs/buzz-protocol.md
+//   §Canvas CAS), so the canvas never forks;
+// - two creations (kind 9007) of one channel id: exactly one is accepted, the other gets
+//   "duplicate: channel already exists".
+// PostgreSQL only (BUZZ_TEST_STORE=postgres, tests/support/pg.cmake); skipped without the pair.
+
+#include "PgTestCluster.h"
+#include "RelayProcess.h"
+#include "RelayTestFixture.h"
+#include "RelayTestFixtureWsClient.h"
+
+#include <QDateTime>
+#include <QProcess>
+#include <QtTest>
+
+#include <algorithm>
+#include <optional>
+
+using namespace buzz;
+using namespace buzz::relay::test;
+
+namespace {
+
+const QString kRelayBinary = QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
+constexpr int kCanvasRounds = 20;
+constexpr int kCreateRounds = 10;
+constexpr int kOkTimeoutMs = 30000; // a loaded machine; the answer itself is what is checked
+
+struct RoundResult
+{
+    int accepted = 0;
+    std::vector<std::string> refusals;
+    std::string winnerId;
+
+    std::string refusalText() const
+    {
+        std::string text;
+        for (const auto &refusal : refusals)
+            text += (text.empty() ? "" : " / ") + refusal;
+        return text;
+    }
+};
+
+// Sends `a` through `first` and `b` through `second` back to back, then collects both OKs.
+std::optional<RoundResult> race(WsTestClient &first, const nostr::Event &a, WsTestClient &second,
+                                const nostr::Event &b)
+{
+    first.sendEvent(a);
+    second.sendEvent(b);
+    const auto okA = first.waitForOk(a.id, kOkTimeoutMs);
+    const auto okB = second.waitForOk(b.id, kOkTimeoutMs);
+    if (okA.is_null() || okB.is_null())
+        return std::nullopt;
+    RoundResult result;
+    for (const auto &[ok, event] : {std::pair {&okA, &a}, std::pair {&okB, &b}}) {
+        if ((*ok)[2] == true) {
+            ++result.accepted;
+            result.winnerId = event->id;
+        } else {
+            result.refusals.push_back((*ok)[3].get<std::string>());
+        }
+    }
+    return result;
+}
+
+} // namespace
+
+class TestServerMultiprocess : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::optional<PgUrls> m_pg;
+    QProcess m_relayA, m_relayB;
+    std::string m_urlA, m_urlB;
+    TestIdentity m_alice, m_bob;
+
+    static std::string startOn(QProcess &process, const PgUrls &pg)
+    {
+        const quint16 port = startRelayProcess(
+            process, {kRelayBinary},
+            {QStringLiteral("--database-url"), QString::fromStdString(pg.writer)});
+        return port ? "ws://127.0.0.1:" + std::to_string(port) : std::string();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFile::exists(kRelayBinary), "build buzz-mock-relay first");
+        m_pg = PgTestCluster::freshStore();
+        QVERIFY2(m_pg, "a PostgreSQL-only suite: run it as ctest's test_server_multiprocess_pg");
+        // One after the other: the first creates the schema's tables, the second finds them.
+        m_urlA = startOn(m_relayA, *m_pg);
+        QVERIFY(!m_urlA.empty());
+        m_urlB = startOn(m_relayB, *m_pg);
+        QVERIFY(!m_urlB.empty());
+    }
+
+    void cleanupTestCase()
+    {
+        for (QProcess *relay : {&m_relayA, &m_relayB}) {
+            relay->terminate();
+            relay->waitForFinished(10000);
+        }
+    }
+
+    void racingConditionalSavesHaveExactlyOneWinner()
+    {
+        const std::int64_t now = QDateTime::currentSecsSinceEpoch();
+        WsTestClient a(QUrl(QString::fromStdString(m_urlA)));
+        WsTestClient b(QUrl(QString::fromStdString(m_urlB)));
+        QVERIFY(a.connectAndAuthenticate(m_alice.key, m_urlA, now, kOkTimeoutMs));
+        QVERIFY(b.connectAndAuthenticate(m_bob.key, m_urlB, now, kOkTimeoutMs));
+        const std::string channel = newChannelId();
+        const auto created = a.publish(
+            m_alice.sign(9007, now, {{"h", channel}, {"name", "race"}, {"visibility", "open"}}),
+            kOkTimeoutMs);
+        QVERIFY2(!created.is_null() && created[2] == true, created.dump().c_str());
+        const auto joined = b.publish(m_bob.sign(9021, now, {{"h", channel}}), kOkTimeoutMs);
+        QVERIFY2(!joined.is_null() && joined[2] == true, joined.dump().c_str());
+        const auto first =
+            m_alice.sign(40100, now, {{"h", channel}, {"expected-revision", "none"}}, "# v0");
+        const auto stored = a.publish(first, kOkTimeoutMs);
+        QVERIFY2(!stored.is_null() && stored[2] == true, stored.dump().c_str());
+
+        std::string head = first.id;
+        int forks = 0;
+        for (int round = 1; round <= kCanvasRounds; ++round) {
+            const nostr::Tags tags {{"h", channel}, {"expected-revision", head}};
+            const auto mine =
+                m_alice.sign(40100, now + round, tags, "# alice " + std::to_string(round));
+            const auto theirs =
+                m_bob.sign(40100, now + round, tags, "# bob " + std::to_string(round));
+            const auto result = race(a, mine, b, theirs);
+            QVERIFY2(result, ("no answer in round " + std::to_string(round)).c_str());
+            if (result->accepted != 1) {
+                ++forks;
+                QVERIFY2(result->accepted == 2,
+                         ("both saves refused: " + result->refusalText()).c_str());
+                // Both children of one head are stored; the head is now the newer of the two
+                // (same second: the lower id, nostr::isNewer).
+                head = std::min(mine.id, theirs.id);
+                continue;
+            }
+            QCOMPARE(result->refusals.size(), std::size_t(1));
+            QCOMPARE(result->refusals.front(),
+                     std::string("conflict: canvas changed since it was loaded"));
+            head = result->winnerId;
+        }
+        qInfo("canvas: both saves accepted in %d of %d rounds", forks, kCanvasRounds);
+        QCOMPARE(forks, 0);
+    }
+
+    void racingCreatesOfOneChannelHaveExactlyOneWinner()
+    {
+        const std::int64_t now = QDateTime::currentSecsSinceEpoch();
+        WsTestClient a(QUrl(QString::fromStdString(m_urlA)));
+        WsTestClient b(QUrl(QString::fromStdString(m_urlB)));
+        QVERIFY(a.connectAndAuthenticate(m_alice.key, m_urlA, now, kOkTimeoutMs));
+        QVERIFY(b.connectAndAuthenticate(m_bob.key, m_urlB, now, kOkTimeoutMs));
+        int doubles = 0;
+        for (int round = 1; round <= kCreateRounds; ++round) {
+            const std::string channel = newChannelId();
+            const auto mine = m_alice.sign(9007, now, {{"h", channel}, {"name", "alice's"}});
+            const auto theirs = m_bob.sign(9007, now, {{"h", channel}, {"name", "bob's"}});
+            const auto result = race(a, mine, b, theirs);
+            QVERIFY2(result, ("no answer in round " + std::to_string(round)).c_str());
+            if (result->accepted != 1) {
+                ++doubles;
+                QVERIFY2(result->accepted == 2,
+                         ("both creations refused: " + result->refusalText()).c_str());
+                continue;
+            }
+            QCOMPARE(result->refusals.size(), std::size_t(1));
+            QCOMPARE(result->refusals.front(), std::string("duplicate: channel already exists"));
+        }
+        qInfo("channels: both creations accepted in %d of %d rounds", doubles, kCreateRounds);
+        QCOMPARE(doubles, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerMultiprocess)
+#include "test_server_multiprocess.moc"
