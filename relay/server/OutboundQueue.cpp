@@ -1,5 +1,7 @@
 #include "relay/server/OutboundQueue.h"
 
+#include <algorithm>
+
 namespace buzz::relay {
 
 OutboundQueue::OutboundQueue(std::size_t capacity, int maxConsecutiveFull, std::size_t maxBytes)
@@ -8,15 +10,22 @@ OutboundQueue::OutboundQueue(std::size_t capacity, int maxConsecutiveFull, std::
     , m_maxBytes(maxBytes)
 { }
 
-bool OutboundQueue::overBytes(std::size_t wireBytes) const
+bool OutboundQueue::overBytes(std::size_t wireBytes, std::int64_t pendingBytes) const
 {
-    return std::uint64_t(m_queuedBytes) + wireBytes > m_maxBytes;
+    const std::int64_t waiting = std::max(m_queuedBytes, pendingBytes);
+    return std::uint64_t(std::max<std::int64_t>(0, waiting)) + wireBytes > m_maxBytes;
+}
+
+OutboundQueue::Verdict OutboundQueue::check(std::int64_t pendingBytes)
+{
+    reconcile(pendingBytes);
+    return overBytes(0, pendingBytes) ? Verdict::Disconnect : Verdict::Send;
 }
 
 OutboundQueue::Verdict OutboundQueue::offer(std::size_t wireBytes, std::int64_t pendingBytes)
 {
     reconcile(pendingBytes);
-    if (overBytes(wireBytes))
+    if (overBytes(wireBytes, pendingBytes))
         return Verdict::Disconnect;
     queued(wireBytes);
     return Verdict::Send;
@@ -54,7 +63,7 @@ OutboundQueue::Verdict OutboundQueue::offerLive(std::size_t wireBytes, std::int6
         ++m_consecutiveFull;
         return m_consecutiveFull >= m_maxConsecutiveFull ? Verdict::Disconnect : Verdict::Drop;
     }
-    if (overBytes(wireBytes))
+    if (overBytes(wireBytes, pendingBytes))
         return Verdict::Disconnect;
     m_consecutiveFull = 0;
     queued(wireBytes);

@@ -13,7 +13,8 @@ namespace buzz::relay {
 // dropped (three in a row ⇒ disconnect). Every frame, history and OK included, is also held to a
 // byte bound: a peer that stops reading while asking for history would otherwise grow the relay
 // without limit, so one that would pass it is disconnected as a slow consumer. The bound is twice
-// the largest answer one REQ may produce, so a peer that reads is never cut by one burst.
+// the largest answer one REQ may produce, so a peer that reads is never cut by one burst. Pongs,
+// which QWebSocket writes by itself, count against the same bound (check()).
 class OutboundQueue
 {
 public:
@@ -36,6 +37,9 @@ public:
     Verdict offer(std::size_t wireBytes, std::int64_t pendingBytes);
     // A live event wants out; `pendingBytes` is the socket's bytesToWrite() now.
     Verdict offerLive(std::size_t wireBytes, std::int64_t pendingBytes);
+    // After the socket wrote frames of its own (QWebSocket answers every ping with a pong):
+    // Disconnect once the bytes waiting passed the bound.
+    Verdict check(std::int64_t pendingBytes);
 
     // Frames not yet handed to the kernel, as of the last reconcile.
     std::size_t waitingFrames() const { return m_frames.size(); }
@@ -44,7 +48,9 @@ public:
 private:
     void reconcile(std::int64_t pendingBytes);
     void queued(std::size_t wireBytes);
-    bool overBytes(std::size_t wireBytes) const;
+    // Over the bound with `wireBytes` more: the bytes waiting are the socket's own count when it
+    // holds more than the frames recorded here (pongs).
+    bool overBytes(std::size_t wireBytes, std::int64_t pendingBytes) const;
 
     std::size_t m_capacity;
     int m_maxConsecutiveFull;

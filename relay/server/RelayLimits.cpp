@@ -78,7 +78,7 @@ std::vector<RelayLimit> relayLimits(const RelayServer::Options &options)
          "live event dropped; " + std::to_string(OutboundQueue::kDefaultMaxConsecutiveFull)
              + " in a row disconnect",
          ""},
-        {"WebSocket bytes waiting unread", formatBytes(options.maxOutboundBytes),
+        {"WebSocket bytes waiting unread (pongs included)", formatBytes(options.maxOutboundBytes),
          "disconnected as a slow consumer", ""},
         {"WebSocket liveness", "ping every " + formatMilliseconds(options.pingIntervalMs),
          std::to_string(ServerContext {}.maxUnansweredPings) + " unanswered: disconnect", ""},

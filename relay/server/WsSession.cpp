@@ -83,7 +83,10 @@ WsSession::WsSession(std::unique_ptr<QWebSocket> socket, WsFrameGuard *frames,
                 if (self)
                     self->failProtocol(reason);
             },
-            {});
+            [self] {
+                if (self)
+                    self->checkOutbound();
+            });
     }
 }
 
@@ -141,6 +144,15 @@ void WsSession::send(const std::string &frame)
         return;
     }
     m_socket->sendTextMessage(QString::fromUtf8(frame.data(), qsizetype(frame.size())));
+}
+
+void WsSession::checkOutbound()
+{
+    // QWebSocket answered the pings it just read with pongs of its own: a client that sends
+    // pings and never reads is cut like one that never reads its history.
+    if (!m_finished && !m_closing
+        && m_outbound.check(m_socket->bytesToWrite()) == OutboundQueue::Verdict::Disconnect)
+        dropSlowConsumer();
 }
 
 void WsSession::dropSlowConsumer()

@@ -71,6 +71,8 @@ private:
     bool sendLiveEvent(const Subscription &subscription, const StoredEvent &stored);
     void onPingDue();
     void dropSlowConsumer();
+    // After QWebSocket read from the socket: the outbound bound, pongs included.
+    void checkOutbound();
     // RFC 6455 §7.4.1: 1002, nothing more read or answered.
     void failProtocol(const std::string &reason);
 

@@ -94,6 +94,19 @@ private slots:
         QCOMPARE(queue.offer(1000, 4000), Verdict::Send); // the peer read meanwhile
         QCOMPARE(queue.waitingBytes(), std::int64_t(5000));
     }
+
+    void bytesTheSocketWroteItselfCountToo()
+    {
+        // QWebSocket answers pings with pongs the queue never saw: the socket's own count of
+        // bytes waiting holds them, and passing the bound with them cuts the peer.
+        OutboundQueue queue(1000, 3, 10'000);
+        QCOMPARE(queue.offer(1000, 0), Verdict::Send);
+        QCOMPARE(queue.check(9'000), Verdict::Send);
+        QCOMPARE(queue.offer(1001, 9'000), Verdict::Disconnect);
+        QCOMPARE(queue.offerLive(1001, 9'000), Verdict::Disconnect);
+        QCOMPARE(queue.check(10'001), Verdict::Disconnect);
+        QCOMPARE(queue.check(100), Verdict::Send); // the peer read them
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServerOutboundQueue)
