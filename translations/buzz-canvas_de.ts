@@ -878,6 +878,13 @@ Revision %3</translation>
         <source>%1 entries · %2 strong reads · %3 routed reads · %4 writes · %5 failed</source>
         <translation>%1 Einträge · %2 strikte Lesezugriffe · %3 geroutete Lesezugriffe · %4 Schreibzugriffe · %5 fehlgeschlagen</translation>
     </message>
+    <message numerus="yes">
+        <source> · %n events dropped (failed verification)</source>
+        <translation>
+            <numerusform> · %n Ereignis verworfen (Prüfung fehlgeschlagen)</numerusform>
+            <numerusform> · %n Ereignisse verworfen (Prüfung fehlgeschlagen)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::DiffView</name>
@@ -1496,6 +1503,14 @@ Gespeichert in: %2</translation>
     <message>
         <source>Served by</source>
         <translation>Bedient von</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n dropped</source>
+        <comment>a request&apos;s status, events of its answer that failed verification</comment>
+        <translation>
+            <numerusform>%1 · %n verworfen</numerusform>
+            <numerusform>%1 · %n verworfen</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -2,12 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>buzz::ui::DiagnosticsPanel</name>
+    <message numerus="yes">
+        <source> · %n events dropped (failed verification)</source>
+        <translation>
+            <numerusform> · %n event dropped (failed verification)</numerusform>
+            <numerusform> · %n events dropped (failed verification)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::FindBar</name>
     <message numerus="yes">
         <source>%n replaced</source>
         <translation>
             <numerusform>%n replaced</numerusform>
             <numerusform>%n replaced</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::RequestLogModel</name>
+    <message numerus="yes">
+        <source>%1 · %n dropped</source>
+        <comment>a request&apos;s status, events of its answer that failed verification</comment>
+        <translation>
+            <numerusform>%1 · %n dropped</numerusform>
+            <numerusform>%1 · %n dropped</numerusform>
         </translation>
     </message>
 </context>

@@ -170,7 +170,9 @@ void DiagnosticsPanel::updateSummary()
     int routed = 0;
     int writes = 0;
     int failed = 0;
+    int dropped = 0;
     for (const auto &entry : m_log->entries()) {
+        dropped += entry.dropped;
         const bool http = entry.method.startsWith(QLatin1String("POST "));
         strong += entry.read && entry.strong ? 1 : 0;
         routed += entry.read && !entry.strong ? 1 : 0;
@@ -186,7 +188,10 @@ void DiagnosticsPanel::updateSummary()
                            .arg(strong)
                            .arg(routed)
                            .arg(writes)
-                           .arg(failed));
+                           .arg(failed)
+                       + (dropped > 0
+                              ? tr(" · %n events dropped (failed verification)", nullptr, dropped)
+                              : QString()));
 }
 
 } // namespace buzz::ui

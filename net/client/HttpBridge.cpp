@@ -1,5 +1,6 @@
 #include "net/client/HttpBridge.h"
 
+#include "net/client/EventVerifier.h"
 #include "net/client/RequestLog.h"
 #include "net/client/Signer.h"
 #include "net/nostr/Nip98.h"
@@ -163,6 +164,14 @@ QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::post(const QString &pat
                                                               const RequestOptions &options,
                                                               bool strong, QString logDetail)
 {
+    co_return co_await exchange(path, body, options, strong, std::move(logDetail), nullptr);
+}
+
+QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::exchange(QString path, QByteArray body,
+                                                                  RequestOptions options,
+                                                                  bool strong, QString logDetail,
+                                                                  AnswerCheck check)
+{
     RequestLogEntry entry;
     entry.startedAt = QDateTime::currentDateTimeUtc();
     entry.caller = options.caller;
@@ -237,7 +246,12 @@ QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::post(const QString &pat
         co_return finish(fail(classifyHttpFailure(
             status, responseBody, contentType, QString::fromUtf8(reply->rawHeader("Location")))));
     }
-    co_return finish(RawResponse {status, responseBody, route});
+    RawResponse answer {status, responseBody, route};
+    if (check) {
+        if (auto problem = check(answer, entry))
+            co_return finish(fail(*problem));
+    }
+    co_return finish(std::move(answer));
 }
 
 QCoro::Task<Result<PublishResponse>> HttpBridge::publish(const nostr::Event &event,
@@ -269,26 +283,48 @@ QCoro::Task<Result<QueryResponse>> HttpBridge::query(const std::vector<nostr::Fi
                                                      RequestOptions options)
 {
     const QByteArray body = filtersJson(filters);
-    auto raw = co_await post(QStringLiteral("/query"), body, options, anyStrong(filters),
-                             QString::fromUtf8(body));
+    QueryResponse response;
+    // Parsed and verified before the request is logged: its row says how many were dropped.
+    // The filters are copied: the check runs after the caller's expression was suspended.
+    AnswerCheck check = [&response,
+                         asked = filters](const RawResponse &answer,
+                                          RequestLogEntry &entry) -> std::optional<RelayError> {
+        nlohmann::json array =
+            nlohmann::json::parse(answer.body.constBegin(), answer.body.constEnd(), nullptr, false);
+        if (!array.is_array())
+            return malformed("POST /query answer is not an array");
+        DroppedEvents dropped;
+        response.events.reserve(array.size());
+        for (const nlohmann::json &item : array) {
+            auto event = nostr::Event::fromJson(item);
+            if (!event) {
+                qCWarning(lcHttp) << "dropping a malformed event from the relay:"
+                                  << QString::fromStdString(event.error());
+                ++dropped.count;
+                if (dropped.firstReason.isEmpty())
+                    dropped.firstReason = QString::fromStdString(event.error());
+                continue;
+            }
+            if (auto problem = EventVerifier::problem(*event, asked)) {
+                dropped.add(*event, *problem);
+                continue;
+            }
+            response.events.push_back(std::move(event).value());
+        }
+        if (dropped.count > 0) {
+            qCWarning(lcHttp) << "dropped" << dropped.count
+                              << "events of a /query answer:" << dropped.firstReason;
+            entry.dropped = dropped.count;
+            entry.droppedReason = dropped.firstReason;
+        }
+        response.dropped = dropped.count;
+        return std::nullopt;
+    };
+    auto raw = co_await exchange(QStringLiteral("/query"), body, options, anyStrong(filters),
+                                 QString::fromUtf8(body), std::move(check));
     if (!raw)
         co_return fail(raw.error());
-    QueryResponse response;
     response.route = raw->route;
-    nlohmann::json array =
-        nlohmann::json::parse(raw->body.constBegin(), raw->body.constEnd(), nullptr, false);
-    if (!array.is_array())
-        co_return fail(malformed("POST /query answer is not an array"));
-    response.events.reserve(array.size());
-    for (const nlohmann::json &item : array) {
-        auto event = nostr::Event::fromJson(item);
-        if (!event) {
-            qCWarning(lcHttp) << "skipping malformed event from relay:"
-                              << QString::fromStdString(event.error());
-            continue;
-        }
-        response.events.push_back(std::move(event).value());
-    }
     co_return response;
 }
 

@@ -11,6 +11,8 @@
 #include <qcoro/qcorotask.h>
 
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <vector>
 
 class QNetworkAccessManager;
@@ -18,6 +20,7 @@ class QNetworkAccessManager;
 namespace buzz::client {
 
 class RequestLog;
+struct RequestLogEntry;
 class Signer;
 
 // Per-request settings. The caller label ends up in the RequestLog (diagnostics, --trace).
@@ -53,10 +56,13 @@ struct PublishResponse
     QString route;
 };
 
-// Answer to POST /query: events in the relay's order (created_at DESC, id ASC per filter).
+// Answer to POST /query: events in the relay's order (created_at DESC, id ASC per filter), each
+// one verified (EventVerifier: id, signature, and that it answers the filters asked); the others
+// are dropped and counted on the request's row of the RequestLog.
 struct QueryResponse
 {
     std::vector<nostr::Event> events;
+    int dropped = 0; // events of the answer that failed verification
     QString route; // X-Buzz-Read-Route, e.g. "writer; reason=strong" or "replica; reason=fresh"
 };
 
@@ -101,6 +107,10 @@ public:
     QCoro::Task<Result<RawResponse>> post(const QString &path, const QByteArray &body,
                                           const RequestOptions &options, bool strong,
                                           QString logDetail);
+    // Reads a 2xx answer before the request is logged, so what it finds (events dropped, a body
+    // that is not what was asked for) is on the request's row; an error fails the request.
+    using AnswerCheck =
+        std::function<std::optional<RelayError>(const RawResponse &answer, RequestLogEntry &entry)>;
 
     // The desktop's error classification of a finished HTTP exchange (docs/buzz-protocol.md
     // §Desktop wording); exposed so it is testable without a network. `contentType` and `location`
@@ -114,6 +124,9 @@ signals:
     void requestUnanswered();
 
 private:
+    QCoro::Task<Result<RawResponse>> exchange(QString path, QByteArray body, RequestOptions options,
+                                              bool strong, QString logDetail, AnswerCheck check);
+
     QNetworkAccessManager *m_network;
     Signer *m_signer;
     RequestLog *m_log;

@@ -1,5 +1,6 @@
 #include "net/client/RelaySocket.h"
 
+#include "net/client/EventVerifier.h"
 #include "net/client/RequestLog.h"
 #include "net/client/Signer.h"
 #include "net/nostr/Nip42.h"
@@ -487,7 +488,7 @@ void RelaySocket::handleClosed(const QString &id, const QString &reason)
 }
 
 void RelaySocket::logFrame(const QString &method, const QString &caller, const QString &status,
-                           const QString &detail)
+                           const QString &detail, const QString &droppedReason)
 {
     if (!m_log)
         return;
@@ -498,6 +499,12 @@ void RelaySocket::logFrame(const QString &method, const QString &caller, const Q
     entry.read = false;
     entry.status = status;
     entry.detail = detail;
+    if (!droppedReason.isEmpty()) {
+        qCWarning(lcSocket) << "dropped an event:" << droppedReason << detail;
+        entry.dropped = 1;
+        entry.droppedReason = droppedReason;
+        entry.errorDetail = droppedReason;
+    }
     m_log->append(entry);
 }
 
@@ -542,12 +549,21 @@ void RelaySocket::onTextMessage(const QString &text)
             return;
         }
         auto it = m_subscriptions.find(id);
-        if (it != m_subscriptions.end() && it->acceptEvent(*event)) {
-            logFrame(QStringLiteral("WS EVENT"), it->caller, QStringLiteral("received"),
-                     QStringLiteral("event %1 kind %2 on %3")
-                         .arg(QString::fromStdString(event->id))
-                         .arg(event->kind)
-                         .arg(id));
+        if (it == m_subscriptions.end())
+            return;
+        const QString detail = QStringLiteral("event %1 kind %2 on %3")
+                                   .arg(QString::fromStdString(event->id))
+                                   .arg(event->kind)
+                                   .arg(id);
+        // Verified before anything else sees it, once: the subscription's filters are what
+        // was asked for (a relay may send anything on any subscription id).
+        if (auto problem = EventVerifier::problem(*event, it->filters)) {
+            logFrame(QStringLiteral("WS EVENT"), it->caller, QStringLiteral("dropped"), detail,
+                     *problem);
+            return;
+        }
+        if (it->acceptEvent(*event)) {
+            logFrame(QStringLiteral("WS EVENT"), it->caller, QStringLiteral("received"), detail);
             emit eventReceived(id, *event);
         }
     } else if (type == "EOSE") {

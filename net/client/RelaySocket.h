@@ -143,7 +143,7 @@ private:
     // A WebSocket frame other than a REQ, for the Diagnostics dock (never a secret, never event
     // content).
     void logFrame(const QString &method, const QString &caller, const QString &status,
-                  const QString &detail);
+                  const QString &detail, const QString &droppedReason = {});
     void sendJson(const QByteArray &json);
 
     QUrl m_wsUrl;

@@ -21,6 +21,10 @@ QJsonObject RequestLogEntry::toJson() const
         object.insert(QStringLiteral("error"), errorDetail);
     if (!detail.isEmpty())
         object.insert(QStringLiteral("detail"), detail);
+    if (dropped > 0) {
+        object.insert(QStringLiteral("dropped"), dropped);
+        object.insert(QStringLiteral("dropped_reason"), droppedReason);
+    }
     return object;
 }
 
@@ -76,6 +80,8 @@ QString RequestLog::formatLine(const RequestLogEntry &entry)
         line += QStringLiteral(" route=[") + entry.route + QLatin1Char(']');
     if (!entry.errorDetail.isEmpty())
         line += QStringLiteral(" error=") + entry.errorDetail;
+    if (entry.dropped > 0)
+        line += QStringLiteral(" dropped=%1 (%2)").arg(entry.dropped).arg(entry.droppedReason);
     return line;
 }
 

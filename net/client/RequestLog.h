@@ -30,6 +30,10 @@ struct RequestLogEntry
     QString errorDetail; // the RelayError detail when status != "ok"
     double latencyMs = 0; // request start → last byte (or failure)
     QString route; // X-Buzz-Read-Route header as received ("writer; reason=strong"), may be empty
+    // Events of the answer (or the received frame) that were not used: malformed, a wrong id or
+    // signature, or not what was asked for (EventVerifier). The reason is the first one's.
+    int dropped = 0;
+    QString droppedReason;
 
     QString consistencyName() const
     {
@@ -63,7 +67,8 @@ public:
 
     QJsonArray toJson() const;
     // One line of text per entry for `--trace`: "#3 canvas_precondition POST /query strong 200
-    // ok 1.2 ms writer; reason=strong"
+    // ok 1.2 ms route=[writer; reason=strong]", with " dropped=2 (invalid schnorr signature
+    // (event 3fa1…))" when events were dropped.
     static QString formatLine(const RequestLogEntry &entry);
 
 signals:

@@ -2,17 +2,22 @@
 //   cold start → first rendered canvas, embedded relay, empty profile (first run) and second start
 //   opening a canvas: 1 MB rendered (the relay caps content at 256 KiB, so the 1 MB document is
 //     handed to the canvas pane directly) and 256 KiB end to end (relay read + render)
+//   reading a 200-revision history of 64 KiB revisions (two pages, as History pages it)
 //   keystroke latency while editing the 1 MB canvas (key event + highlight + repaint)
 //   peak RSS of the whole process (app + embedded relay)
 
 #include "app/desktop/DesktopSession.h"
 #include "canvas/CanvasService.h"
 #include "canvas/CanvasSession.h"
+#include "net/client/HttpBridge.h"
+#include "net/client/RelayConnection.h"
+#include "net/nostr/Kinds.h"
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/MainWindow.h"
 
 #include <QApplication>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QPlainTextEdit>
@@ -29,6 +34,7 @@
 #include <optional>
 #include <sys/resource.h>
 #include <thread>
+#include <time.h>
 #include <vector>
 
 using namespace buzz;
@@ -83,6 +89,15 @@ QString markdownOf(qsizetype bytes)
     }
     text.truncate(bytes);
     return text;
+}
+
+// CPU time of the calling (GUI) thread: what the client itself spends, steadier on a loaded
+// machine than wall time (the embedded relay works on its own threads).
+double threadCpuMs()
+{
+    timespec now {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return double(now.tv_sec) * 1e3 + double(now.tv_nsec) / 1e6;
 }
 
 bool waitFor(const std::function<bool()> &condition, int timeoutMs = 30000)
@@ -150,6 +165,7 @@ int main(int argc, char *argv[])
     // Open the 250 KiB canvas end to end: display read from the relay + Markdown render.
     {
         std::vector<double> runs;
+        std::vector<double> cpu;
         for (int i = 0; i < 5; ++i) {
             const canvas::ChannelInfo info = pane->channel();
             bool shown = false;
@@ -157,14 +173,93 @@ int main(int argc, char *argv[])
                 QObject::connect(pane, &ui::CanvasPane::canvasShown, [&shown] { shown = true; });
             QElapsedTimer timer;
             timer.start();
+            const double cpuStart = threadCpuMs();
             pane->openChannel(info);
             waitFor([&] { return shown; });
             runs.push_back(double(timer.nsecsElapsed()) / 1e6);
+            cpu.push_back(threadCpuMs() - cpuStart);
             QObject::disconnect(connection);
         }
         std::sort(runs.begin(), runs.end());
+        std::sort(cpu.begin(), cpu.end());
         bench("open a 250 KiB canvas from the relay (median of 5)", runs[runs.size() / 2], "ms",
               200);
+        bench("open a 250 KiB canvas from the relay, GUI thread CPU (median of 5)",
+              cpu[cpu.size() / 2], "ms", -1);
+    }
+
+    // A 200-revision history of 64 KiB revisions, read the way History pages it (two pages of
+    // 100, display reads): relay read + JSON parse + verification of every event (id, BIP-340
+    // signature, that it answers the filter).
+    {
+        auto key = session->services().connection->secretKey();
+        auto head =
+            awaitTask(session->services().canvas->head(channel, canvas::ReadIntent::Strong));
+        QString previous = head && *head ? (*head)->eventId : QStringLiteral("none");
+        qint64 createdAt = head && *head ? (*head)->createdAt : 0;
+        for (int i = 0; i < 200; ++i) {
+            createdAt = std::max(createdAt + 1, QDateTime::currentSecsSinceEpoch() - 400 + i);
+            const nostr::Event event = key->signedEvent(
+                nostr::kinds::kCanvas, createdAt,
+                {{"h", channel.toStdString()}, {"expected-revision", previous.toStdString()}},
+                QString(QStringLiteral("Revision %1\n\n").arg(i) + markdownOf(64 * 1024))
+                    .toStdString());
+            auto published = awaitTask(session->services().connection->bridge()->publish(
+                event, client::options(QStringLiteral("bench_seed"))));
+            if (!published || !published->accepted) {
+                std::fprintf(stderr, "app_bench: seeding the history failed at %d\n", i);
+                return 1;
+            }
+            previous = QString::fromStdString(event.id);
+        }
+        std::vector<double> runs;
+        std::vector<double> cpu;
+        for (int i = 0; i < 5; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            const double cpuStart = threadCpuMs();
+            auto first = awaitTask(session->services().canvas->history(channel, std::nullopt, 100));
+            auto second = first && first->nextCursor
+                ? awaitTask(session->services().canvas->history(channel, first->nextCursor, 100))
+                : first;
+            runs.push_back(double(timer.nsecsElapsed()) / 1e6);
+            cpu.push_back(threadCpuMs() - cpuStart);
+            if (!first || !second || first->revisions.size() + second->revisions.size() < 200) {
+                std::fprintf(stderr, "app_bench: reading the history failed\n");
+                return 1;
+            }
+        }
+        std::sort(runs.begin(), runs.end());
+        std::sort(cpu.begin(), cpu.end());
+        bench("open a 200-revision history (2 pages of 100, 64 KiB each; median of 5)",
+              runs[runs.size() / 2], "ms", 500);
+        bench("open a 200-revision history, GUI thread CPU (median of 5)", cpu[cpu.size() / 2],
+              "ms", -1);
+        // What verifying those 200 events costs by itself (id and signature; the filter check is
+        // a few comparisons): the upper bound of what verification adds to the read above.
+        auto page = awaitTask(session->services().connection->bridge()->query(
+            client::filters([&] {
+                nostr::Filter filter;
+                filter.kinds = std::vector<int> {nostr::kinds::kCanvas};
+                filter.tags['h'] = {channel.toStdString()};
+                filter.limit = 200;
+                return filter;
+            }()),
+            client::options(QStringLiteral("bench_verify"))));
+        std::vector<double> verify;
+        for (int i = 0; page && i < 5; ++i) {
+            const double cpuStart = threadCpuMs();
+            int valid = 0;
+            for (const nostr::Event &event : page->events)
+                valid += event.verify() ? 1 : 0;
+            verify.push_back(threadCpuMs() - cpuStart);
+            if (valid < 200)
+                std::fprintf(stderr, "app_bench: only %d of the events verified\n", valid);
+        }
+        std::sort(verify.begin(), verify.end());
+        if (!verify.empty())
+            bench("verify 200 canvas events of 64 KiB (id + BIP-340 signature; median of 5)",
+                  verify[verify.size() / 2], "ms", -1);
     }
 
     // Typing without a pause in the 250 KiB canvas, autosave included: a key every 40 ms (the

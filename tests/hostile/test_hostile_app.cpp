@@ -11,6 +11,7 @@
 
 #include <QDateTime>
 #include <QImage>
+#include <QLabel>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -35,6 +36,16 @@ nostr::Event canvasRevision(const nostr::SecretKey &key, const QString &channel,
                            {{"h", channel.toStdString()}, {"expected-revision", "none"}}, content);
 }
 
+bool isCanvasQuery(const HostileRelay::Request &request)
+{
+    for (const nostr::Filter &filter : request.filters) {
+        if (filter.kinds && filter.kinds->size() == 1
+            && filter.kinds->front() == nostr::kinds::kCanvas)
+            return true;
+    }
+    return false;
+}
+
 QTextBrowser *canvasView(desktop::DesktopSession *session)
 {
     return session->window()->findChild<QTextBrowser *>(QStringLiteral("canvasView"));
@@ -50,6 +61,7 @@ private slots:
     void init();
     void cleanup();
     void canvasNeverMakesTheAppReadLocalFiles();
+    void forgedRevisionsAreNeverShown();
 
 private:
     desktop::DesktopSession *openOnRelay();
@@ -119,6 +131,72 @@ void TestHostileApp::canvasNeverMakesTheAppReadLocalFiles()
             image.loadFromData(shown.toByteArray());
         QVERIFY2(image.size() != local.size(), qPrintable(name));
     }
+}
+
+// Item 11: the relay answers every canvas read with a newer revision "by" Carol that Carol never
+// signed (a signature of f's) and one with Bob's signature over other words, and slips forged
+// revisions into the live subscription. The app shows only what Bob signed, and Diagnostics
+// counts what it dropped.
+void TestHostileApp::forgedRevisionsAreNeverShown()
+{
+    const nostr::Event genuine =
+        canvasRevision(*m_bob, kChannel, now() - 60, "Genuine canvas text\n");
+    m_relay->add(genuine);
+    const nostr::Event forged = test::Forge::forgedSignature(
+        canvasRevision(*m_bob, kChannel, now() - 5, "FORGED canvas text\n"), std::string(64, 'c'));
+    const nostr::Event altered = test::Forge::alteredContent(
+        canvasRevision(*m_bob, kChannel, now() - 6, "Bob's words\n"), "FORGED words\n");
+    HostileRelay *relay = m_relay.get();
+    m_relay->setHttpScript(
+        [relay, forged,
+         altered](const HostileRelay::Request &request) -> std::optional<HostileRelay::HttpAnswer> {
+            if (request.path != "/query" || !isCanvasQuery(request))
+                return std::nullopt;
+            std::vector<nostr::Event> answer {forged, altered};
+            for (const nostr::Event &event : relay->honestAnswer(request.filters))
+                answer.push_back(event);
+            HostileRelay::HttpAnswer scripted;
+            scripted.body = HostileRelay::eventsJson(answer);
+            return scripted;
+        });
+
+    auto *session = openOnRelay();
+    QVERIFY(session);
+    QTextBrowser *view = canvasView(session);
+    QVERIFY(view);
+    QTRY_VERIFY2_WITH_TIMEOUT(view->toPlainText().contains(QStringLiteral("Genuine canvas text")),
+                              qPrintable(view->toPlainText()), 20000);
+    auto *pane = session->window()->canvasPane();
+    // The live subscription may deliver the stored head first: wait for the display read too.
+    QTRY_VERIFY_WITH_TIMEOUT(!pane->session()->isLoading(), 20000);
+    int canvasReads = 0;
+    for (const HostileRelay::Request &request : m_relay->requests("/query"))
+        canvasReads += isCanvasQuery(request) ? 1 : 0;
+    QVERIFY(canvasReads > 0);
+    QCoreApplication::processEvents();
+    QVERIFY2(!view->toPlainText().contains(QStringLiteral("FORGED")),
+             qPrintable(view->toPlainText()));
+    QCOMPARE(pane->head()->eventId, QString::fromStdString(genuine.id));
+
+    // Live: two forgeries, then Bob's genuine next revision; only that one shows.
+    const QByteArray channel = kChannel.toUtf8();
+    QTRY_VERIFY_WITH_TIMEOUT(m_relay->openSubscriptions(channel) > 0, 20000);
+    const nostr::Event forgedLive = test::Forge::forgedSignature(
+        canvasRevision(*m_bob, kChannel, now(), "FORGED live text\n"), std::string(64, 'c'));
+    const nostr::Event next = canvasRevision(*m_bob, kChannel, now(), "Second genuine text\n");
+    m_relay->add(next);
+    for (const nostr::Event &event : {forgedLive, altered, next})
+        QVERIFY(m_relay->sendEventOn(channel, QByteArray::fromStdString(event.toJson())) > 0);
+    QTRY_VERIFY2_WITH_TIMEOUT(view->toPlainText().contains(QStringLiteral("Second genuine text")),
+                              qPrintable(view->toPlainText()), 20000);
+    QVERIFY(!view->toPlainText().contains(QStringLiteral("FORGED")));
+    QCOMPARE(pane->head()->eventId, QString::fromStdString(next.id));
+
+    auto *summary =
+        session->window()->findChild<QLabel *>(QStringLiteral("diagnosticsSummaryLabel"));
+    QVERIFY(summary);
+    QTRY_VERIFY2_WITH_TIMEOUT(summary->text().contains(QStringLiteral("dropped")),
+                              qPrintable(summary->text()), 10000);
 }
 
 QTEST_MAIN(TestHostileApp)

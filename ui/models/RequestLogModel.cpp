@@ -106,6 +106,12 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
         case HttpStatus:
             return entry->httpStatus ? QVariant(entry->httpStatus) : QVariant(QStringLiteral("–"));
         case Status:
+            if (entry->dropped > 0 && entry->status != QLatin1String("dropped"))
+                return tr("%1 · %n dropped",
+                          "a request's status, events of its answer that "
+                          "failed verification",
+                          entry->dropped)
+                    .arg(entry->status);
             return entry->status;
         case Latency:
             return QString::number(entry->latencyMs, 'f', 1);
@@ -122,6 +128,8 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ForegroundRole && entry->status == QLatin1String("pending"))
         return QBrush(QColor(246, 116, 0));
+    if (role == Qt::ForegroundRole && entry->dropped > 0)
+        return QBrush(QColor(218, 68, 83));
     if (role == Qt::ForegroundRole && entry->status != QLatin1String("ok")
         && entry->status != QLatin1String("sent") && entry->status != QLatin1String("received"))
         return QBrush(QColor(218, 68, 83));

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "net/nostr/Event.h"
+#include "net/nostr/Filter.h"
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace buzz::client {
+
+// What a client checks of every event a relay hands it before anything shows it or decides a
+// write on it: a relay (or whoever sits between) can return anything. An event is used only when
+//  - its id is the SHA-256 of its canonical form and its BIP-340 signature verifies (a revision
+//    "by" someone who never signed it is forged);
+//  - it is what was asked for: it matches one of the request's filters — kinds, ids, authors,
+//    tags, since/until and the keyset cursor (before_id / after_id) — and, where the filter names
+//    exactly one channel (#h), its first `h` tag is that channel, as the relay files it (a canvas
+//    of another channel, or with no `h`, is not this channel's).
+// Each event is checked once, where it arrives (HttpBridge::query, RelaySocket); what fails is
+// dropped there and counted in the request log (Diagnostics, `--trace`), never shown.
+class EventVerifier
+{
+public:
+    // Why `event` must not be used (a short reason for the request log), or nullopt when it may.
+    static std::optional<QString> problem(const nostr::Event &event,
+                                          const std::vector<nostr::Filter> &asked);
+    // Only the request half (no id or signature check): does `event` answer `filter`?
+    static bool answers(const nostr::Event &event, const nostr::Filter &filter);
+};
+
+// Events a response carried that were not used, for one request-log row.
+struct DroppedEvents
+{
+    int count = 0;
+    QString firstReason; // e.g. "invalid schnorr signature (event 3fa1…)"
+
+    void add(const nostr::Event &event, const QString &reason);
+};
+
+} // namespace buzz::client

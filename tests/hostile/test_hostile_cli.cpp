@@ -1,0 +1,239 @@
+// buzz-canvas-cli against a hostile relay (issue 26): the CLI runs as its own process, the relay
+// in this one. Forged and foreign events are never printed (item 11, counted by --trace); an
+// oversized or endless answer ends with a clear error once it passes the cap (item 12); canvas
+// text cannot drive the user's terminal (item 13); a relay repeating a history page cannot make
+// `canvas history` list one revision many times (item 15).
+
+#include "HostileRelay.h"
+
+#include "net/nostr/Kinds.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+#include <QSignalSpy>
+#include <QSocketNotifier>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fcntl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <memory>
+
+using namespace buzz;
+using buzz::test::Forge;
+using buzz::test::HostileRelay;
+
+namespace {
+
+const QString kCli = QStringLiteral(BUZZ_BINARY_DIR "/app/cli/buzz-canvas-cli");
+const QString kChannel = QStringLiteral("3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b0a");
+const QString kOtherChannel = QStringLiteral("7a7a7a7a-1111-4222-8333-944444444444");
+
+qint64 now()
+{
+    return QDateTime::currentSecsSinceEpoch();
+}
+
+nostr::Event revision(const nostr::SecretKey &key, const QString &channel, qint64 createdAt,
+                      const std::string &content)
+{
+    return key.signedEvent(nostr::kinds::kCanvas, createdAt, {{"h", channel.toStdString()}},
+                           content);
+}
+
+struct CliRun
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonArray array() const { return QJsonDocument::fromJson(out).array(); }
+    QJsonObject error() const
+    {
+        return QJsonDocument::fromJson(err.trimmed().split('\n').last()).object();
+    }
+};
+
+// A pseudo-terminal for the CLI's stdout, in raw mode (bytes arrive as written, no "\r\n").
+struct Terminal
+{
+    int master = -1;
+    QByteArray slavePath;
+    QByteArray received;
+
+    bool open()
+    {
+        master = ::posix_openpt(O_RDWR | O_NOCTTY);
+        if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0)
+            return false;
+        slavePath = ::ptsname(master);
+        const int slave = ::open(slavePath.constData(), O_RDWR | O_NOCTTY);
+        if (slave < 0)
+            return false;
+        termios raw {};
+        ::tcgetattr(slave, &raw);
+        ::cfmakeraw(&raw);
+        ::tcsetattr(slave, TCSANOW, &raw);
+        ::close(slave);
+        ::fcntl(master, F_SETFL, ::fcntl(master, F_GETFL) | O_NONBLOCK);
+        return true;
+    }
+    void drain()
+    {
+        char buffer[65536];
+        for (;;) {
+            const ssize_t got = ::read(master, buffer, sizeof buffer);
+            if (got <= 0)
+                return;
+            received.append(buffer, got);
+        }
+    }
+    ~Terminal()
+    {
+        if (master >= 0)
+            ::close(master);
+    }
+};
+
+} // namespace
+
+class TestHostileCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void forgedAndForeignRevisionsAreNeverPrinted();
+
+private:
+    // Runs the CLI while this process keeps serving the relay (no blocking waits). With
+    // `terminal`, its stdout is that pseudo-terminal's slave.
+    CliRun run(QStringList arguments, Terminal *terminal = nullptr, int timeoutMs = 60000);
+    void answerCanvasReadsWith(std::vector<nostr::Event> lies);
+
+    QTemporaryDir m_home;
+    std::unique_ptr<HostileRelay> m_relay;
+    std::optional<nostr::SecretKey> m_alice;
+    std::optional<nostr::SecretKey> m_bob;
+};
+
+void TestHostileCli::init()
+{
+    QVERIFY(m_home.isValid());
+    m_relay = std::make_unique<HostileRelay>();
+    QVERIFY(m_relay->listen());
+    m_relay->addOpenChannel(kChannel, QStringLiteral("hostile"), now() - 600);
+    m_alice.emplace(nostr::SecretKey::generate());
+    m_bob.emplace(nostr::SecretKey::generate());
+}
+
+void TestHostileCli::cleanup()
+{
+    m_relay.reset();
+}
+
+CliRun TestHostileCli::run(QStringList arguments, Terminal *terminal, int timeoutMs)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"BUZZ_RELAY_URL", "BUZZ_CHANNEL", "BUZZ_USE_KEYCHAIN", "BUZZ_DATA_DIR",
+                             "BUZZ_CLI_DIR", "BUZZ_PRIVATE_KEY"})
+        env.remove(QString::fromLatin1(name));
+    env.insert(QStringLiteral("BUZZ_PRIVATE_KEY"), QString::fromStdString(m_alice->toHex()));
+    env.insert(QStringLiteral("BUZZ_CLI_DIR"), m_home.path());
+    process.setProcessEnvironment(env);
+    std::unique_ptr<QSocketNotifier> notifier;
+    if (terminal) {
+        const QByteArray path = terminal->slavePath;
+        process.setChildProcessModifier([path] {
+            const int slave = ::open(path.constData(), O_RDWR);
+            if (slave >= 0) {
+                ::dup2(slave, STDOUT_FILENO);
+                ::close(slave);
+            }
+        });
+        notifier = std::make_unique<QSocketNotifier>(terminal->master, QSocketNotifier::Read);
+        connect(notifier.get(), &QSocketNotifier::activated, this,
+                [terminal] { terminal->drain(); });
+    }
+    arguments << QStringLiteral("--relay") << m_relay->httpUrl();
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start(kCli, arguments);
+    process.closeWriteChannel();
+    if (!finished.wait(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(5000);
+        return {};
+    }
+    if (terminal)
+        terminal->drain();
+    return CliRun {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                   process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+void TestHostileCli::answerCanvasReadsWith(std::vector<nostr::Event> lies)
+{
+    HostileRelay *relay = m_relay.get();
+    m_relay->setHttpScript(
+        [relay,
+         lies](const HostileRelay::Request &request) -> std::optional<HostileRelay::HttpAnswer> {
+            bool canvas = false;
+            for (const nostr::Filter &filter : request.filters)
+                canvas = canvas || (filter.kinds && filter.kinds->front() == nostr::kinds::kCanvas);
+            if (request.path != "/query" || !canvas)
+                return std::nullopt;
+            std::vector<nostr::Event> answer = lies;
+            for (const nostr::Event &event : relay->honestAnswer(request.filters))
+                answer.push_back(event);
+            HostileRelay::HttpAnswer scripted;
+            scripted.body = HostileRelay::eventsJson(answer);
+            return scripted;
+        });
+}
+
+// Item 11: `canvas get`, `canvas history` and `search` print only what its author signed for this
+// channel; a newer forged revision "by" Carol, a foreign channel's canvas, one with no channel and
+// a kind-1 note are dropped, and --trace says how many and why.
+void TestHostileCli::forgedAndForeignRevisionsAreNeverPrinted()
+{
+    const nostr::Event genuine = revision(*m_alice, kChannel, now() - 100, "the real plan");
+    m_relay->add(genuine);
+    const nostr::Event forged = Forge::forgedSignature(
+        revision(*m_bob, kChannel, now() - 5, "forged plan"), std::string(64, 'c'));
+    const nostr::Event foreign = revision(*m_bob, kOtherChannel, now() - 7, "foreign plan");
+    const nostr::Event noChannel =
+        m_bob->signedEvent(nostr::kinds::kCanvas, now() - 8, {}, "plan without a channel");
+    const nostr::Event note = m_bob->signedEvent(nostr::kinds::kTextNote, now() - 9,
+                                                 {{"h", kChannel.toStdString()}}, "plan note");
+    answerCanvasReadsWith({forged, foreign, noChannel, note});
+
+    const CliRun get = run({QStringLiteral("canvas"), QStringLiteral("get"),
+                            QStringLiteral("--channel"), kChannel, QStringLiteral("--trace")});
+    QCOMPARE(get.exitCode, 0);
+    QCOMPARE(get.out, QByteArray("the real plan"));
+    QVERIFY2(get.err.contains(" dropped=4 ("), get.err.constData());
+    QVERIFY(get.err.contains("invalid schnorr signature"));
+
+    const CliRun history = run({QStringLiteral("canvas"), QStringLiteral("history"),
+                                QStringLiteral("--channel"), kChannel});
+    QCOMPARE(history.exitCode, 0);
+    QCOMPARE(history.array().size(), 1);
+    QCOMPARE(history.array().first().toObject().value(QLatin1String("event_id")).toString(),
+             QString::fromStdString(genuine.id));
+
+    const CliRun search = run(
+        {QStringLiteral("search"), QStringLiteral("plan"), QStringLiteral("--channel"), kChannel});
+    QCOMPARE(search.exitCode, 0);
+    QCOMPARE(search.array().size(), 1);
+    QCOMPARE(search.array().first().toObject().value(QLatin1String("content")).toString(),
+             QStringLiteral("the real plan"));
+}
+
+QTEST_MAIN(TestHostileCli)
+#include "test_hostile_cli.moc"

