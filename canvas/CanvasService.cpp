@@ -97,6 +97,16 @@ CanvasService::CanvasService(client::RelayConnection *connection, QObject *paren
                 if (channel != m_watchChannels.constEnd())
                     emit watchStateChanged(*channel, state);
             });
+    connect(socket, &client::RelaySocket::stateChanged, this,
+            [this](client::RelaySocket::State state) {
+                if (state == client::RelaySocket::State::Connected)
+                    emit relayConnected();
+            });
+}
+
+bool CanvasService::isRelayConnected() const
+{
+    return m_connection->socket()->state() == client::RelaySocket::State::Connected;
 }
 
 CanvasService::~CanvasService() = default;

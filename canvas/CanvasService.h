@@ -112,6 +112,11 @@ public:
     QString watchError(const QString &channel) const;
     std::chrono::milliseconds watchRetryIn(const QString &channel) const;
 
+    // Whether the relay's connection is up (the WebSocket authenticated and answering): a write
+    // that failed for want of a connection is worth trying again once it is. relayConnected()
+    // fires each time it comes up.
+    bool isRelayConnected() const;
+
     // Test hook: the wall clock used for created_at (unix seconds). Default: system clock.
     void setClock(std::function<qint64()> clock) { m_clock = std::move(clock); }
 
@@ -119,6 +124,7 @@ signals:
     void canvasChanged(const QString &channel, const buzz::canvas::CanvasRevision &revision);
     void watchStateChanged(const QString &channel,
                            buzz::client::RelaySocket::SubscriptionState state);
+    void relayConnected();
 
 private:
     struct Written; // internal: a signed candidate and what it was based on

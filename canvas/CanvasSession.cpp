@@ -4,6 +4,8 @@
 
 #include <QLoggingCategory>
 
+#include <algorithm>
+
 #include <qcoro/qcorotask.h>
 
 Q_LOGGING_CATEGORY(lcCanvasSession, "buzz.canvas.session")
@@ -47,6 +49,12 @@ CanvasSession::CanvasSession(CanvasService *service, QString channel, DraftScope
     connect(m_drafts, &CanvasDrafts::autosaveDue, this, [this] { autosaveNow(true); });
     connect(m_drafts, &CanvasDrafts::draftStored, this, &CanvasSession::draftStored);
     connect(m_service, &CanvasService::canvasChanged, this, &CanvasSession::onLiveChange);
+    connect(m_service, &CanvasService::relayConnected, this, &CanvasSession::retryByItself);
+    m_autoRetry.setSingleShot(true);
+    connect(&m_autoRetry, &QTimer::timeout, this, [this] {
+        if (m_service->isRelayConnected())
+            retryByItself(); // else relayConnected will
+    });
     m_service->watch(m_channel);
 }
 
@@ -165,6 +173,7 @@ void CanvasSession::enterEditing(const std::optional<CanvasRevision> &base, cons
 
 void CanvasSession::endEditing()
 {
+    setWaitingForRelay(false); // the edit is over: its text is a draft, nothing waits to be sent
     m_drafts->stopAutosave();
     m_editing = false;
     m_edited = false;
@@ -290,6 +299,32 @@ void CanvasSession::retry()
         restore(m_lastRestore->first, m_lastRestore->second);
 }
 
+void CanvasSession::setWaitingForRelay(bool waiting)
+{
+    if (waiting) {
+        // Back off while the connection looks fine but the save still cannot get through.
+        m_autoRetryDelayMs = m_waitingForRelay ? std::min(m_autoRetryDelayMs * 2, kAutoRetryMaxMs)
+                                               : kAutoRetryFirstMs;
+        m_autoRetry.start(m_autoRetryDelayMs);
+    } else {
+        m_autoRetry.stop();
+    }
+    if (m_waitingForRelay == waiting)
+        return;
+    m_waitingForRelay = waiting;
+    emit waitingForRelayChanged();
+}
+
+void CanvasSession::retryByItself()
+{
+    if (!m_waitingForRelay || m_closed || !canRetry())
+        return;
+    qCInfo(lcCanvasSession) << m_channel.left(8) << "the relay is back: retrying the save";
+    m_autoRetry.stop();
+    retry(); // OutcomeUnknown: existence check, then the same event; else a fresh save
+    emit waitingForRelayChanged(); // no longer waiting while it is under way
+}
+
 bool CanvasSession::canRestore() const
 {
     if (m_closed)
@@ -326,10 +361,14 @@ void CanvasSession::settle(Write write, SaveOutcome outcome)
         m_pending.reset();
         m_pendingOperation.reset();
     }
-    if (write.operation == Operation::Save)
+    if (write.operation == Operation::Save) {
         result.laterChangesUnsaved = settleSave(write, outcome);
-    else
+        const bool forWantOfAConnection = outcome.kind == Kind::OutcomeUnknown
+            || (outcome.kind == Kind::Error && outcome.error && outcome.error->isUnreachable());
+        setWaitingForRelay(forWantOfAConnection && m_editing);
+    } else {
         settleRestore(outcome);
+    }
     setState(idleState());
     m_settled = result;
     emit settled(result);

@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include <functional>
 #include <optional>
@@ -33,6 +34,10 @@ class CanvasService;
 //    discards it.
 //  - The head never steps back: a display read (maybe from a lagging replica) replaces it only
 //    with a newer revision (nostr::isNewer).
+//  - A save that failed for want of a connection (nothing could be sent, or its answer was lost)
+//    waits for the relay and goes out by itself once the connection is back, or after a backoff
+//    when the connection looked fine: the same signed event, checked strongly for existence
+//    first, when it may have been sent; otherwise a fresh compare-and-swap on the edit base.
 class CanvasSession : public QObject
 {
     Q_OBJECT
@@ -48,6 +53,10 @@ public:
     Q_ENUM(State)
     enum class HeadSource { None, Routed, Strong }; // Routed: display read or live event
     enum class Operation { Save, Restore };
+    // Retrying a save that waits for the relay, when the connection never went down (a gateway
+    // answered 502, one request was cut): first after this long, doubling up to the maximum.
+    static constexpr int kAutoRetryFirstMs = 2000;
+    static constexpr int kAutoRetryMaxMs = 30000;
 
     struct Settled
     {
@@ -95,6 +104,9 @@ public:
 
     const std::optional<Settled> &lastSettled() const { return m_settled; }
     bool canRetry() const;
+    // The last save failed for want of a connection and is retried by itself (not while that
+    // retry is under way).
+    bool isWaitingForRelay() const { return m_waitingForRelay && !isBusy(); }
     std::optional<MergeOffer> mergeOffer() const;
     const std::optional<CanvasRevision> &liveChange() const { return m_liveChange; }
     bool isOwnRevision(const QString &eventId) const { return m_own.contains(eventId); }
@@ -135,6 +147,7 @@ signals:
     void settled(const buzz::canvas::CanvasSession::Settled &settled);
     void liveChangeArrived(const buzz::canvas::CanvasRevision &revision);
     void confirmedRevisionsChanged();
+    void waitingForRelayChanged();
     void draftStored(const buzz::canvas::DraftKey &key);
     void draftFailed(const buzz::client::RelayError &error, const buzz::canvas::Draft &draft);
 
@@ -152,6 +165,8 @@ private:
     void confirm(const CanvasRevision &revision);
     void onLiveChange(const QString &channel, const CanvasRevision &revision);
     void autosaveNow(bool background);
+    void setWaitingForRelay(bool waiting);
+    void retryByItself();
     State idleState() const;
 
     CanvasService *m_service;
@@ -183,6 +198,9 @@ private:
     std::optional<CanvasRevision> m_liveChange;
     RecentRevisions m_own;
     bool m_draftBaseLoading = false;
+    bool m_waitingForRelay = false;
+    int m_autoRetryDelayMs = kAutoRetryFirstMs;
+    QTimer m_autoRetry;
 };
 
 } // namespace buzz::canvas

@@ -9,6 +9,7 @@
 #include "ui/FindBar.h"
 #include "ui/NoticeBanner.h"
 #include "ui/OutcomePresenter.h"
+#include "ui/SaveNotice.h"
 #include "ui/UiFormat.h"
 
 #include <QApplication>
@@ -24,17 +25,13 @@ namespace buzz::ui {
 using Kind = canvas::SaveOutcome::Kind;
 using State = canvas::CanvasSession::State;
 
-namespace {
-constexpr int kPositiveNoticeMs = 5000;
-} // namespace
-
 CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     : QWidget(parent)
     , m_services(services)
     , m_header(new CanvasHeader(this))
     , m_loadError(new NoticeBanner(QStringLiteral("loadErrorBanner"), this))
     , m_readOnly(new ChannelAccessNotice(this))
-    , m_saveNotice(new NoticeBanner(QStringLiteral("saveNotice"), this))
+    , m_saveNotice(new SaveNotice(this))
     , m_liveChange(new NoticeBanner(QStringLiteral("liveChangeBanner"), this))
     , m_draftBanner(new NoticeBanner(QStringLiteral("draftBanner"), this))
     , m_discardConfirm(addConfirmBanner(QStringLiteral("discardConfirmBanner"),
@@ -68,8 +65,6 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     connect(m_readOnly, &ChannelAccessNotice::joinClicked, this,
             [this] { emit joinRequested(m_channel.id); });
 
-    m_saveNotice->addAction(QStringLiteral("Merge"), tr("&Merge…"));
-    m_saveNotice->addAction(QStringLiteral("Retry"), tr("&Retry"));
     onClick(m_saveNotice, QStringLiteral("Merge"), [this] {
         if (const auto offer = m_session ? m_session->mergeOffer() : std::nullopt)
             openMerge(*offer, true);
@@ -234,8 +229,9 @@ void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
     m_channel = channel;
     m_offeredDraft.reset();
     m_display->forgetRenderChoice(); // "Render anyway" was for the previous channel's canvas
-    for (NoticeBanner *banner : {m_loadError, m_saveNotice, m_liveChange, m_draftBanner,
-                                 m_discardConfirm, m_reloadConfirm, m_draftDiscardConfirm})
+    for (NoticeBanner *banner :
+         {m_loadError, static_cast<NoticeBanner *>(m_saveNotice), m_liveChange, m_draftBanner,
+          m_discardConfirm, m_reloadConfirm, m_draftDiscardConfirm})
         banner->hide();
     canvas::DraftScope drafts {m_services.drafts, m_services.draftRelayKey,
                                m_services.draftCommunity};
@@ -243,6 +239,7 @@ void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
     m_session->setTextSource([editor = m_editor] { return editor->text(); });
     m_editor->loadText(QString()); // no undo into another channel's text (no session edits yet)
     connectSession();
+    m_saveNotice->follow(m_session);
     m_editor->setReadOnly(false);
     emit sessionOpened(m_session);
     emit editingChanged(false);
@@ -296,10 +293,13 @@ void CanvasPane::onLoadFinished(bool ok)
     if (!ok) {
         const client::RelayError error = *m_session->loadError();
         // A failed refresh never unmounts what is shown or clears notices
-        // (docs/buzz-protocol.md §Upstream desktop behaviour).
+        // (docs/buzz-protocol.md §Upstream desktop behaviour). An outage is worded once, by the
+        // connection banner: the canvas waits for the relay (re-read when it is back).
+        const bool outage = OutcomePresenter::isOutage(error, m_services.connection);
         if (!m_session->isHeadKnown() && !m_session->isEditing())
-            m_display->showState(error.shortText());
-        showRelayError(error, m_loadError);
+            m_display->showState(outage ? tr("Waiting for the relay…") : error.shortText());
+        if (!outage)
+            showRelayError(error, m_loadError);
         updateHeader();
         emit relayProblem(error);
         emit canvasShown(m_channel.id);
@@ -439,18 +439,7 @@ void CanvasPane::onSettled(const canvas::CanvasSession::Settled &settled)
     if (std::exchange(m_focusAfterSave, false))
         focusCanvas();
     const auto offer = m_session->mergeOffer();
-    const OutcomePresenter::Notice notice =
-        OutcomePresenter::notice(settled, m_session->canRetry(), offer.has_value());
-    m_saveNotice->showMessage(notice.text, notice.tone, notice.details);
-    m_saveNotice->setActionVisible(QStringLiteral("Merge"), notice.offerMerge);
-    m_saveNotice->setActionVisible(QStringLiteral("Retry"), notice.offerRetry);
-    if (notice.autoHide) {
-        QTimer::singleShot(kPositiveNoticeMs, m_saveNotice,
-                           [notice = m_saveNotice, text = notice.text] {
-                               if (notice->text() == text)
-                                   notice->hide();
-                           });
-    }
+    m_saveNotice->showSettled(settled);
     if (settled.outcome.kind == Kind::Error && settled.outcome.error)
         emit relayProblem(*settled.outcome.error);
     if (settled.outcome.kind == Kind::Conflict && offer)
@@ -576,7 +565,8 @@ bool CanvasPane::cancel()
         m_session->leaveEditing();
         return true;
     }
-    for (NoticeBanner *banner : {m_saveNotice, m_liveChange, m_loadError, m_draftBanner}) {
+    for (NoticeBanner *banner :
+         {static_cast<NoticeBanner *>(m_saveNotice), m_liveChange, m_loadError, m_draftBanner}) {
         if (banner->isVisible()) {
             banner->hide();
             return true;

@@ -16,6 +16,7 @@ class CanvasHeader;
 class CanvasEditor;
 class ChannelAccessNotice;
 class NoticeBanner;
+class SaveNotice;
 
 // The canvas of one channel on screen: rendered Markdown by default, the editor with live preview
 // while editing, author and time of the current revision always visible, and every outcome as an
@@ -101,7 +102,7 @@ private:
     CanvasHeader *m_header;
     NoticeBanner *m_loadError;
     ChannelAccessNotice *m_readOnly;
-    NoticeBanner *m_saveNotice;
+    SaveNotice *m_saveNotice;
     NoticeBanner *m_liveChange;
     NoticeBanner *m_draftBanner;
     NoticeBanner *m_discardConfirm;

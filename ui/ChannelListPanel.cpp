@@ -3,6 +3,7 @@
 #include "canvas/ChannelWatch.h"
 #include "ui/Accessibility.h"
 #include "ui/CreateChannelDialog.h"
+#include "ui/OutcomePresenter.h"
 #include "ui/models/ChannelListModel.h"
 
 #include <QHBoxLayout>
@@ -142,7 +143,11 @@ void ChannelListPanel::refresh(const QString &createFirstNamed)
         [this, createFirstNamed](client::Result<std::vector<canvas::ChannelInfo>> channels) {
             m_busy = false;
             if (!channels) {
-                m_status->setText(channels.error().shortText());
+                // The connection banner says the relay is away; the list waits for it.
+                m_status->setText(
+                    OutcomePresenter::isOutage(channels.error(), m_services.connection)
+                        ? tr("Waiting for the relay…")
+                        : channels.error().shortText());
                 m_status->setToolTip(channels.error().longText());
                 emit relayProblem(channels.error());
                 return;

@@ -205,7 +205,9 @@ void HistoryPanel::onFirstPage(const client::Result<canvas::HistoryPage> &page, 
     m_loading = false;
     if (!page) {
         m_status->setText(hadRows ? tr("Couldn't refresh history — showing last known revisions.")
-                                  : page.error().shortText());
+                              : OutcomePresenter::isOutage(page.error(), m_services.connection)
+                              ? tr("Waiting for the relay…")
+                              : page.error().shortText());
         m_status->setToolTip(page.error().longText());
         updateButtons();
         return;

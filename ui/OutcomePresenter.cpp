@@ -1,6 +1,7 @@
 #include "ui/OutcomePresenter.h"
 
 #include "canvas/CanvasWriteRules.h"
+#include "net/client/RelaySocket.h"
 
 #include <QLocale>
 
@@ -39,11 +40,32 @@ OutcomePresenter::Notice OutcomePresenter::relayError(const client::RelayError &
     return notice;
 }
 
+bool OutcomePresenter::isOutage(const client::RelayError &error,
+                                const client::RelayConnection *connection)
+{
+    return error.isUnreachable() && connection
+        && connection->socket()->state() != client::RelaySocket::State::Connected;
+}
+
 OutcomePresenter::Notice OutcomePresenter::notice(const canvas::CanvasSession::Settled &settled,
-                                                  bool canRetry, bool canMerge)
+                                                  bool canRetry, bool canMerge,
+                                                  bool waitingForRelay)
 {
     const canvas::SaveOutcome &outcome = settled.outcome;
     const bool restore = settled.operation == Operation::Restore;
+    if (waitingForRelay && !restore) {
+        Notice waiting;
+        waiting.tone = NoticeBanner::Tone::Warning;
+        waiting.details = outcome.error ? outcome.error->longText() : QString();
+        waiting.offerRetry = canRetry;
+        waiting.text = outcome.kind == Kind::OutcomeUnknown
+            ? tr("Your save is waiting for the relay: we couldn't confirm it arrived. As soon as "
+                 "the relay answers it is checked, and sent again only if it is missing — it "
+                 "can't land twice. Your text is kept.")
+            : tr("Your save is waiting for the relay: it goes out by itself as soon as the relay "
+                 "answers. Your text is kept.");
+        return waiting;
+    }
     const QString later = settled.laterChangesUnsaved
         ? QLatin1Char(' ') + tr("Your later changes are not saved yet.")
         : QString();
@@ -111,6 +133,8 @@ OutcomePresenter::Notice OutcomePresenter::notice(const canvas::CanvasSession::S
 QString OutcomePresenter::saveState(const canvas::CanvasSession &session,
                                     const QString &draftSavedAt)
 {
+    if (session.isWaitingForRelay())
+        return tr("Waiting for the relay");
     switch (session.state()) {
     case State::Saving:
         return tr("Saving…");

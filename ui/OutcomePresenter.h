@@ -1,6 +1,7 @@
 #pragma once
 
 #include "canvas/CanvasSession.h"
+#include "net/client/RelayConnection.h"
 #include "net/client/RelayError.h"
 #include "ui/NoticeBanner.h"
 
@@ -27,12 +28,19 @@ public:
     };
 
     // The notice for a settled save or restore. `canRetry` and `canMerge` come from the session
-    // (whether Retry and Merge can act now).
+    // (whether Retry and Merge can act now); `waitingForRelay`: the save failed for want of a
+    // connection and goes out by itself when the relay is back (the outage itself is worded by
+    // the connection banner, not again here).
     static Notice notice(const canvas::CanvasSession::Settled &settled, bool canRetry,
-                         bool canMerge);
+                         bool canMerge, bool waitingForRelay = false);
     // A relay failure as a sentence and its details (auth refusals get the Settings/Identity
     // hint).
     static Notice relayError(const client::RelayError &error);
+    // An outage is worded once, by the connection banner (and the status bar with it): true when
+    // `error` is the relay being unreachable while the connection is down, so a list or a notice
+    // says it waits for the relay instead of repeating "Can't reach the relay."
+    static bool isOutage(const client::RelayError &error,
+                         const client::RelayConnection *connection);
     // The status bar's one-word-ish save state for an open canvas.
     static QString saveState(const canvas::CanvasSession &session, const QString &draftSavedAt);
 };

@@ -1,10 +1,12 @@
 // The connection as a user sees it, on the real widgets (by objectName), with the relay behind the
 // recording proxy: down at start, frozen, cut off and back, refusing this identity, closing the
-// live subscription of the open canvas.
+// live subscription of the open canvas; a save during an outage goes out by itself once the relay
+// is back, and the outage is worded once (the connection banner), not by every notice.
 
 #include "CanvasTestSupport.h"
 #include "UiTestHarness.h"
 
+#include "canvas/CanvasSession.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "ui/CanvasPane.h"
@@ -14,6 +16,7 @@
 #include <QAction>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -23,6 +26,7 @@
 
 using namespace buzz;
 using namespace std::chrono_literals;
+using test::RecordingProxy;
 using test::UiTestHarness;
 using State = client::RelaySocket::State;
 
@@ -71,6 +75,16 @@ class ConnectionTest : public QObject
         return QTest::qWaitFor([&] { return pane->channelId() == channel && pane->isHeadKnown(); },
                                10000);
     }
+    // Revisions of the channel the writer holds with exactly `text` (another client's strong read).
+    int revisionsWith(const QString &text)
+    {
+        test::CanvasClient reader(m_relay->proxy.url());
+        const auto page = test::await(reader.service->history(m_channel));
+        int count = 0;
+        for (const auto &revision : page ? page->revisions : std::vector<canvas::CanvasRevision> {})
+            count += revision.content == text ? 1 : 0;
+        return count;
+    }
 
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
@@ -98,8 +112,9 @@ private slots:
         QTRY_VERIFY(status->text().contains(QStringLiteral("Can't reach the relay.")));
         QTRY_VERIFY(diagnostics->text().contains(QStringLiteral("Can't reach the relay.")));
         QCOMPARE(retry->text(), QStringLiteral("Retry now"));
+        // The channel list waits, without saying the outage a second time.
         auto *channels = child<QLabel>(window, "channelListStatusLabel");
-        QTRY_COMPARE_WITH_TIMEOUT(channels->text(), QStringLiteral("Can't reach the relay."),
+        QTRY_COMPARE_WITH_TIMEOUT(channels->text(), QStringLiteral("Waiting for the relay…"),
                                   10000);
 
         m_relay->proxy.setRefusing(false); // the relay comes up; nobody touches the app
@@ -168,13 +183,128 @@ private slots:
         m_relay->proxy.setRefusing(true);
         m_relay->proxy.dropConnections();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 5000);
+        QSignalSpy loaded(session->window()->canvasPane()->session(),
+                          &canvas::CanvasSession::loadFinished);
         child<QAction>(window, "reloadAction")->trigger(); // F5 while the relay is away
+        // The failed reload is not a second red banner under the connection banner...
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(loaded.last().at(0).toBool(), false);
+        QVERIFY(!loadError->isVisible());
+        // ...but when the connection looks fine and a read still cannot get through, it is.
+        m_relay->proxy.setRefusing(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 5000);
+        auto *canvasSession = session->window()->canvasPane()->session();
+        QTRY_VERIFY_WITH_TIMEOUT(!canvasSession->isLoading(), 10000); // the re-read on recovery
+        m_relay->proxy.injectFault(
+            RecordingProxy::Fault::DropRequest, [](const RecordingProxy::Request &request) {
+                // the canvas head read (History pages ask for 100)
+                return request.body.contains("40100") && request.body.contains("\"limit\":1}");
+            });
+        child<QAction>(window, "reloadAction")->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(loadError->isVisible(), 10000);
         QCOMPARE(loadError->text(), QStringLiteral("Can't reach the relay."));
 
+        m_relay->proxy.setRefusing(true);
+        m_relay->proxy.dropConnections();
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 5000);
         m_relay->proxy.setRefusing(false);
         QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(!loadError->isVisible(), 5000);
+    }
+
+    void saveDuringAnOutageGoesOutWhenTheRelayIsBack()
+    {
+        QVERIFY(startRelay());
+        UiTestHarness harness;
+        auto *session = harness.openSessionOn(QStringLiteral("outage"), relayUrl(), quickTiming());
+        QVERIFY(session);
+        QVERIFY(canvasOpen(session, m_channel));
+        QWidget *window = session->window();
+        auto *pane = session->window()->canvasPane();
+        auto *banner = child<ui::NoticeBanner>(window, "connectionBanner");
+        auto *notice = child<ui::NoticeBanner>(window, "saveNotice");
+        auto *loadError = child<ui::NoticeBanner>(window, "loadErrorBanner");
+        auto *saveState = child<QLabel>(window, "saveStateLabel");
+        auto *editor = child<QPlainTextEdit>(window, "canvasEditor");
+        pane->startEditing();
+        QTRY_VERIFY(editor->hasFocus());
+        QTest::keyClicks(editor, QStringLiteral("Plan: written before the outage"));
+
+        // The relay goes away; typing goes on; Ctrl+S.
+        m_relay->proxy.setRefusing(true);
+        m_relay->proxy.dropConnections();
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 5000);
+        QTest::keyClicks(editor, QStringLiteral(" and during it"));
+        const QString text = editor->toPlainText();
+        QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier);
+        // The editor says the save waits for the relay; the outage itself is said once, in the
+        // connection banner, not again in red under it.
+        QTRY_VERIFY_WITH_TIMEOUT(notice->isVisible(), 10000);
+        QVERIFY2(notice->text().startsWith(QStringLiteral("Your save is waiting for the relay")),
+                 qPrintable(notice->text()));
+        QVERIFY(!notice->text().contains(QStringLiteral("Can't reach the relay")));
+        QVERIFY(notice->tone() != ui::NoticeBanner::Tone::Error);
+        QCOMPARE(saveState->text(), QStringLiteral("Waiting for the relay"));
+        QSignalSpy loaded(pane->session(), &canvas::CanvasSession::loadFinished);
+        child<QAction>(window, "reloadAction")->trigger(); // F5 meanwhile: no second wording
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(!loadError->isVisible());
+        QCOMPARE(editor->toPlainText(), text);
+
+        // Back: nobody touches the app; the save goes out by itself and the notice goes.
+        m_relay->proxy.setRefusing(false);
+        QVERIFY(UiTestHarness::waitSaved(pane, 15000));
+        QCOMPARE(pane->head()->content, text);
+        QTRY_VERIFY_WITH_TIMEOUT(!notice->isVisible() || notice->text() == QStringLiteral("Saved."),
+                                 10000);
+        QVERIFY(!banner->isVisible());
+        QCOMPARE(revisionsWith(text), 1);
+    }
+
+    void saveWhoseAnswerWasLostInAnOutageIsCheckedAndSentOnceWhenBack()
+    {
+        QVERIFY(startRelay());
+        UiTestHarness harness;
+        auto *session = harness.openSessionOn(QStringLiteral("lost"), relayUrl(), quickTiming());
+        QVERIFY(session);
+        QVERIFY(canvasOpen(session, m_channel));
+        QWidget *window = session->window();
+        auto *pane = session->window()->canvasPane();
+        auto *notice = child<ui::NoticeBanner>(window, "saveNotice");
+        auto *editor = child<QPlainTextEdit>(window, "canvasEditor");
+        pane->startEditing();
+        QTRY_VERIFY(editor->hasFocus());
+        QTest::keyClicks(editor, QStringLiteral("sent as the network went down"));
+        const QString text = editor->toPlainText();
+
+        // The signed event is on its way when the network goes: its fate is unknown.
+        m_relay->proxy.injectFault(RecordingProxy::Fault::Hold, RecordingProxy::eventsPost());
+        QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(m_relay->proxy.isHolding(), 10000);
+        m_relay->proxy.setRefusing(true);
+        m_relay->proxy.dropConnections();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            pane->session()->state() == canvas::CanvasSession::State::OutcomeUnknown, 15000);
+        QTRY_VERIFY(notice->isVisible());
+        QVERIFY2(notice->text().contains(QStringLiteral("As soon as the relay answers it is checked")),
+                 qPrintable(notice->text()));
+        auto &log = *session->services().connection->requestLog();
+        const int before = int(log.entries().size());
+
+        // Back: first a strong existence check, then the very same event — one revision.
+        m_relay->proxy.setRefusing(false);
+        QVERIFY(UiTestHarness::waitSaved(pane, 15000));
+        QCOMPARE(pane->head()->content, text);
+        bool checked = false;
+        for (int i = before; i < int(log.entries().size()); ++i) {
+            const auto &entry = log.entries()[std::size_t(i)];
+            if (entry.caller == QLatin1String("canvas_existence")) {
+                QVERIFY(entry.strong);
+                checked = true;
+            }
+        }
+        QVERIFY(checked);
+        QCOMPARE(revisionsWith(text), 1);
     }
 
     void rejectedIdentityOffersReconnectAndIdentity()

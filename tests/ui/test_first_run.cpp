@@ -224,12 +224,17 @@ private slots:
         auto *status =
             session.window()->findChild<QLabel *>(QStringLiteral("channelListStatusLabel"));
         QVERIFY(status);
-        QTRY_COMPARE_WITH_TIMEOUT(status->text(), QStringLiteral("Can't reach the relay."), 15000);
+        // Said once, where the connection is shown; the channel list waits for the relay.
+        QTRY_COMPARE_WITH_TIMEOUT(status->text(), QStringLiteral("Waiting for the relay…"), 15000);
         QCOMPARE(status->toolTip(),
                  QStringLiteral("Can't reach the relay — check your VPN or network connection."));
         auto *relayStatus =
             session.window()->findChild<QLabel *>(QStringLiteral("relayStatusLabel"));
         QTRY_VERIFY(relayStatus->text().contains(QStringLiteral("Can't reach the relay.")));
+        auto *banner =
+            session.window()->findChild<ui::NoticeBanner *>(QStringLiteral("connectionBanner"));
+        QTRY_VERIFY(banner->isVisible()
+                    && banner->text().startsWith(QStringLiteral("Can't reach")));
     }
 };
 

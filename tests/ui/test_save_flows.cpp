@@ -128,7 +128,9 @@ private slots:
         QTest::keyClick(o.editor, Qt::Key_S, Qt::ControlModifier);
         auto *notice = banner(o.window, QStringLiteral("saveNotice"));
         QTRY_VERIFY_WITH_TIMEOUT(
-            notice->isVisible() && notice->text().startsWith(QStringLiteral("We couldn't confirm")),
+            notice->isVisible()
+                && notice->text().startsWith(
+                    QStringLiteral("Your save is waiting for the relay: we couldn't confirm")),
             10000);
         QPushButton *retry = notice->action(QStringLiteral("Retry"));
         QVERIFY(retry && retry->isVisible());
