@@ -1,6 +1,7 @@
 #include "relay/RelayEngine.h"
 
 #include "net/nostr/Keys.h"
+#include "net/nostr/Kinds.h"
 #include "relay/ingest/DemoSeeder.h"
 #include "relay/ingest/IngestPipeline.h"
 #include "relay/ingest/RelayEmitter.h"
@@ -200,6 +201,19 @@ public:
     // Reports committed events to the listener and counts the result.
     IngestResult finish(ingest::IngestPipeline::Outcome outcome)
     {
+        if (!outcome.committed.empty() && tier && tier->size() > 0) {
+            // Before the fan-out, with a position read after the COMMIT: a subscription that
+            // went live too late to receive these events live is not served a history by a
+            // replica that has not applied them.
+            const std::int64_t position = store->lastLsn();
+            for (const StoredEvent &stored : outcome.committed) {
+                const int kind = stored.event.kind;
+                tier->scopePositions().committed(stored.community, stored.channel, kind,
+                                                 kind == nostr::kinds::kDeletion
+                                                     || kind == nostr::kinds::kGroupDeleteEvent,
+                                                 position);
+            }
+        }
         if (!outcome.committed.empty()) {
             std::shared_ptr<const CommitListener> notify;
             {

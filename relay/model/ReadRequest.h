@@ -25,6 +25,17 @@ struct ReadRequest
     // Set on the re-run of a read whose settlement asked for the writer: that read was counted
     // once already and must be served by the writer, whatever the replicas could prove now.
     std::optional<std::string> forceWriterReason;
+
+    // A subscription's history (WS REQ), read after the subscription went live: where each
+    // filter's rows can come from. A replica serves it only once it holds every commit those
+    // scopes had by then (replication::ScopePositions); later commits reach it live.
+    struct LiveScope
+    {
+        std::vector<std::string> channels;
+        bool outsideChannels = false; // the community's rows outside any channel
+        std::optional<std::vector<int>> kinds; // nullopt: every kind
+    };
+    std::vector<LiveScope> liveScopes; // empty: not a subscription's history
 };
 
 // What a finished read reports back to the router: replica failures and thread pages can only be

@@ -18,6 +18,9 @@ struct ReplicaProof
     State state = State::Uninitialized;
     std::int64_t entryCommittedAtMs = 0; // writer commit time of the resolved heartbeat
     std::int64_t fenceWallSec = 0; // every channel row with created_at <= this is on the replica
+    // How far the replica has applied the writer's commits, in commit order: the commit-log LSN
+    // (SQLite) or the WAL replay position (PostgreSQL). A subscription's history asks for one.
+    std::int64_t position = 0;
 };
 
 } // namespace buzz::relay

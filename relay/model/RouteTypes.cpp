@@ -52,6 +52,8 @@ std::string_view toLabel(RouteReason reason)
         return "beyond_wall";
     case RouteReason::ShortPage:
         return "short_page";
+    case RouteReason::NotCaughtUp:
+        return "not_caught_up";
     }
     return "disabled";
 }

@@ -35,6 +35,7 @@ enum class RouteReason {
     NotChannelScoped, // a content proof was needed but the rows are not all channel rows
     BeyondWall, // page upper bound / served tail is newer than the proved fence wall
     ShortPage, // a short thread page is a candidate end; verified on the writer
+    NotCaughtUp, // a subscription's history: the replica misses commits made before it went live
 };
 
 // What the read finally did, as counted in buzz_db_route_decision_total.

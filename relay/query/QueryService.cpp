@@ -132,9 +132,34 @@ ReadRequest QueryService::readRequestFor(const std::vector<nostr::Filter> &filte
     return request;
 }
 
+std::vector<ReadRequest::LiveScope>
+QueryService::liveScopesFor(const std::vector<nostr::Filter> &filters, ReadPath path,
+                            const WriterAccess *access)
+{
+    std::vector<ReadRequest::LiveScope> scopes;
+    // Without the writer's access list the rows come from the writer anyway.
+    if (path != ReadPath::ReqHistorical || !access)
+        return scopes;
+    for (const auto &filter : filters) {
+        ReadRequest::LiveScope &scope = scopes.emplace_back();
+        scope.kinds = filter.kinds;
+        const auto h = filter.tags.find('h');
+        if (h != filter.tags.end()) {
+            for (const auto &value : h->second)
+                scope.channels.push_back(lowered(value));
+            continue;
+        }
+        // Without #h: rows outside channels and those of every channel the viewer reads.
+        scope.outsideChannels = true;
+        scope.channels = access->channels;
+    }
+    return scopes;
+}
+
 template<class ReadAll>
 QueryResult QueryService::runRouted(const std::vector<nostr::Filter> &filters,
-                                    const RequestContext &context, ReadPath path, ReadAll readAll)
+                                    const RequestContext &context, ReadPath path, ReadAll readAll,
+                                    std::vector<ReadRequest::LiveScope> liveScopes)
 {
     if (isHttpPath(path)) {
         if (auto gate = httpGateFailure(filters, context.pubkey); !gate.empty())
@@ -143,6 +168,7 @@ QueryResult QueryService::runRouted(const std::vector<nostr::Filter> &filters,
     ReadRequest request = readRequestFor(filters, path);
     request.filters = &filters;
     request.community = context.community;
+    request.liveScopes = std::move(liveScopes);
     // A replica read may be settled afterwards into one re-run on the writer.
     for (;;) {
         auto lease = m_router.route(request);
@@ -280,7 +306,8 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
                 }
             }
             return true;
-        });
+        },
+        liveScopesFor(filters, path, writer));
     if (tooLarge && routed.status == QueryResult::Status::Ok) {
         QueryResult refused = failure(QueryResult::Status::BadRequest, kResponseTooLarge);
         refused.route = routed.route;

@@ -51,7 +51,8 @@ private:
     // statements; false = a statement would not prepare (internal error).
     template<class ReadAll>
     QueryResult runRouted(const std::vector<nostr::Filter> &filters, const RequestContext &context,
-                          ReadPath path, ReadAll readAll);
+                          ReadPath path, ReadAll readAll,
+                          std::vector<ReadRequest::LiveScope> liveScopes = {});
     // 403 message when an HTTP request fails a gate (p-gated or engram kinds), else empty.
     static std::string httpGateFailure(const std::vector<nostr::Filter> &filters,
                                        const std::string &viewer);
@@ -61,6 +62,10 @@ private:
                                              ReadPath path, const RequestContext &context,
                                              bool &failed);
     static ReadRequest readRequestFor(const std::vector<nostr::Filter> &filters, ReadPath path);
+    // A subscription's history, when a replica may serve it: the scopes its rows can come from.
+    static std::vector<ReadRequest::LiveScope>
+    liveScopesFor(const std::vector<nostr::Filter> &filters, ReadPath path,
+                  const WriterAccess *access);
 
     routing::ReadRouter &m_router;
 };

@@ -23,11 +23,12 @@ class PgStandby::Reader final : public ReplicaReader
 {
 public:
     Reader(PgStandby &standby, store::PgConnection &connection,
-           std::optional<ObservedHeartbeat> heartbeat)
+           std::optional<ObservedHeartbeat> heartbeat, std::int64_t position)
         : m_standby(standby)
         , m_connection(connection)
         , m_lookup(connection)
         , m_heartbeat(std::move(heartbeat))
+        , m_position(position)
     { }
     ~Reader() override
     {
@@ -40,6 +41,7 @@ public:
     store::PgConnection *postgres() override { return &m_connection; }
     store::EventLookup &lookup() override { return m_lookup; }
     const std::optional<ObservedHeartbeat> &heartbeat() const override { return m_heartbeat; }
+    std::int64_t position() const override { return m_position; }
     bool deadlineExceeded() const override { return false; } // the server says 57014 itself
 
 private:
@@ -47,6 +49,7 @@ private:
     store::PgConnection &m_connection;
     store::PgEventReader m_lookup;
     std::optional<ObservedHeartbeat> m_heartbeat;
+    std::int64_t m_position;
 };
 
 PgStandby::PgStandby(Config config)
@@ -153,6 +156,12 @@ std::optional<ObservedHeartbeat> PgStandby::heartbeat() const
 {
     std::lock_guard lock(m_statusMutex);
     return m_status.reachable ? m_status.heartbeat : std::nullopt;
+}
+
+std::int64_t PgStandby::appliedPosition() const
+{
+    std::lock_guard lock(m_statusMutex);
+    return m_status.reachable ? m_status.replayLsn : 0;
 }
 
 bool PgStandby::paused() const
@@ -282,6 +291,10 @@ std::unique_ptr<ReplicaReader> PgStandby::acquireReader(std::chrono::millisecond
     };
     if (!connection->healthy() && !connection->reconnect())
         return unavailable();
+    // The replay position last asked for (refresh(), every 100 ms) was read before the snapshot
+    // below is taken, so the snapshot holds at least every commit replayed up to it. Reading it
+    // inside the transaction would overstate: the snapshot is taken as its first statement starts.
+    const std::int64_t position = appliedPosition();
     // The snapshot and the heartbeat it proves, in one round trip. REPEATABLE READ: every later
     // statement of this read sees exactly this snapshot.
     std::vector<store::PgResult> opened = connection->execAll(
@@ -303,7 +316,7 @@ std::unique_ptr<ReplicaReader> PgStandby::acquireReader(std::chrono::millisecond
             "LOCAL jit_inline_above_cost = 0; SET LOCAL jit_optimize_above_cost = 0");
     }
     observe(heartbeat);
-    return std::make_unique<Reader>(*this, *connection, heartbeat);
+    return std::make_unique<Reader>(*this, *connection, heartbeat, position);
 }
 
 void PgStandby::release(store::PgConnection *connection)

@@ -58,6 +58,7 @@ public:
     std::string location() const override { return m_location; }
 
     std::optional<ObservedHeartbeat> heartbeat() const override;
+    std::int64_t appliedPosition() const override;
     bool paused() const override;
     bool setPaused(bool paused) override;
     std::int64_t lagMs() const override;

@@ -92,8 +92,14 @@ bool PgStandbySet::heartbeat()
 
 void PgStandbySet::refresh()
 {
-    for (auto &standby : m_standbys)
+    std::int64_t appliedByAll = -1;
+    for (auto &standby : m_standbys) {
         standby->refresh();
+        const std::int64_t applied = standby->appliedPosition(); // 0: not known
+        appliedByAll = appliedByAll < 0 ? applied : std::min(appliedByAll, applied);
+    }
+    if (appliedByAll > 0)
+        m_scopes.setAppliedByAll(appliedByAll);
 }
 
 bool PgStandbySet::waitCaughtUp(std::chrono::milliseconds timeout)

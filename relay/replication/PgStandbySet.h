@@ -41,6 +41,7 @@ public:
     void setBudgetMs(std::int64_t budgetMs) override;
     RelayClock &clock() override { return *m_config.clock; }
     FenceRing &ring() override { return m_ring; }
+    ScopePositions &scopePositions() override { return m_scopes; }
     RouteMetrics &metrics() override { return m_metrics; }
     const ReplicationConfig &config() const override { return m_config; }
     std::size_t nextStartIndex() override
@@ -71,6 +72,7 @@ private:
     store::PgStore &m_writer;
     ReplicationConfig m_config;
     FenceRing m_ring;
+    ScopePositions m_scopes;
     PgHeartbeat m_heartbeat;
     std::vector<std::unique_ptr<PgStandby>> m_standbys;
     RouteMetrics m_metrics;

@@ -32,6 +32,8 @@ public:
     virtual store::PgConnection *postgres() { return nullptr; }
     virtual store::EventLookup &lookup() = 0;
     virtual const std::optional<ObservedHeartbeat> &heartbeat() const = 0;
+    // How far the snapshot has applied the writer's commits (at least; see ReadReplica).
+    virtual std::int64_t position() const = 0;
     // The statement ran past the reader statement timeout (SQLite; PostgreSQL says 57014).
     virtual bool deadlineExceeded() const = 0;
 };
@@ -47,6 +49,10 @@ public:
 
     // The last heartbeat this replica is known to hold (nullopt: none yet, or unreachable).
     virtual std::optional<ObservedHeartbeat> heartbeat() const = 0;
+    // How far it is known to have applied the writer's commits, in commit order: the commit-log
+    // LSN (SQLite) or the WAL replay position (PostgreSQL); 0 when unknown. Only ever an
+    // underestimate, so "at or past P" from it is true.
+    virtual std::int64_t appliedPosition() const = 0;
     virtual bool paused() const = 0;
     // False when the replica refused (a PostgreSQL standby that could not be reached).
     virtual bool setPaused(bool paused) = 0;

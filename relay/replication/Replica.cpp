@@ -27,6 +27,7 @@ Replica::ReaderLease::ReaderLease(Replica &replica, store::SqliteConnection *con
     , m_lookup(*connection)
     , m_snapshot(std::move(snapshot))
     , m_heartbeat(replica.m_heartbeat)
+    , m_position(replica.m_appliedLsn.load())
     , m_deadline(std::chrono::steady_clock::now() + replica.m_config.statementTimeout)
 {
     // Bounded statements on readers: an interrupted step surfaces as a timeout, never a re-run.

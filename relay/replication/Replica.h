@@ -59,6 +59,7 @@ public:
         store::SqliteConnection *sqlite() override { return m_connection; }
         store::EventLookup &lookup() override { return m_lookup; }
         const std::optional<ObservedHeartbeat> &heartbeat() const override { return m_heartbeat; }
+        std::int64_t position() const override { return m_position; }
         // The statement ran past the reader statement timeout (SQLSTATE 57014 analogue).
         bool deadlineExceeded() const override;
 
@@ -68,6 +69,7 @@ public:
         store::EventReader m_lookup;
         std::shared_lock<std::shared_mutex> m_snapshot;
         std::optional<ObservedHeartbeat> m_heartbeat;
+        std::int64_t m_position; // applied LSN: no batch commits while the lease holds the lock
         std::chrono::steady_clock::time_point m_deadline;
     };
 
@@ -82,6 +84,7 @@ public:
 
     std::int64_t appliedLsn() const { return m_appliedLsn.load(); }
     std::optional<ObservedHeartbeat> heartbeat() const override;
+    std::int64_t appliedPosition() const override { return appliedLsn(); }
     // Applies the records (already in LSN order, all newer than appliedLsn) in one transaction.
     bool apply(std::span<const CommitRecord> records);
     // Replaces everything with a snapshot of the writer (`database`) and goes on from the LSN the

@@ -14,8 +14,10 @@ std::vector<ReplicaProof> ReplicaReport::proofs(const std::vector<const ReadRepl
 {
     std::vector<ReplicaProof> out;
     out.reserve(replicas.size());
-    for (const ReadReplica *replica : replicas)
+    for (const ReadReplica *replica : replicas) {
         out.push_back(ring.resolve(replica->heartbeat()));
+        out.back().position = replica->appliedPosition();
+    }
     return out;
 }
 

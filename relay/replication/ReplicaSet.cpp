@@ -167,8 +167,10 @@ void ReplicaSet::pump()
         minApplied = std::min(minApplied, replica->appliedLsn());
     while (!m_tail.empty() && m_tail.front().lsn <= minApplied)
         m_tail.pop_front();
-    if (!m_replicas.empty())
+    if (!m_replicas.empty()) {
         m_database.setReplicasAppliedThrough(minApplied);
+        m_scopes.setAppliedByAll(minApplied);
+    }
     if (progressed) {
         std::lock_guard progressLock(m_progressMutex);
         m_progress.notify_all();

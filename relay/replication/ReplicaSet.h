@@ -63,6 +63,7 @@ public:
     RelayClock &clock() override { return *m_config.clock; }
     std::shared_ptr<RelayClock> sharedClock() const { return m_config.clock; }
     FenceRing &ring() override { return m_ring; }
+    ScopePositions &scopePositions() override { return m_scopes; }
     RouteMetrics &metrics() override { return m_metrics; }
     const ReplicationConfig &config() const override { return m_config; }
     store::Database &database() { return m_database; }
@@ -93,6 +94,7 @@ private:
     store::Database &m_database;
     ReplicationConfig m_config;
     FenceRing m_ring;
+    ScopePositions m_scopes;
     HeartbeatWriter m_heartbeat;
     std::vector<std::unique_ptr<Replica>> m_replicas;
     RouteMetrics m_metrics;

@@ -10,6 +10,7 @@
 #include "relay/replication/ReadReplica.h"
 #include "relay/replication/RelayClock.h"
 #include "relay/replication/ReplicationConfig.h"
+#include "relay/replication/ScopePositions.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -32,6 +33,8 @@ public:
     virtual void setBudgetMs(std::int64_t budgetMs) = 0;
     virtual RelayClock &clock() = 0;
     virtual FenceRing &ring() = 0;
+    // Per scope, how far a replica must have applied to serve a subscription's history.
+    virtual ScopePositions &scopePositions() = 0;
     virtual RouteMetrics &metrics() = 0;
     virtual const ReplicationConfig &config() const = 0;
 

@@ -129,7 +129,15 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
     if (request.mustUseWriter && !request.filters)
         return writerLease("writer_only");
 
-    const std::vector<RouteRequest> requests = routeRequestsFor(request);
+    std::vector<RouteRequest> requests = routeRequestsFor(request);
+    if (!request.liveScopes.empty()) {
+        std::int64_t position = 0;
+        for (const ReadRequest::LiveScope &scope : request.liveScopes)
+            position =
+                std::max(position, m_replicas.scopePositions().required(request.community, scope));
+        for (RouteRequest &each : requests)
+            each.livePosition = position;
+    }
     const std::vector<ReplicaProof> proofs = m_replicas.proofs();
     const std::int64_t nowMs = m_replicas.clock().nowMs();
     const std::int64_t budgetMs = m_replicas.budgetMs();
@@ -184,7 +192,8 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
     }
 
     // The proof that counts is the one of the snapshot this read will see.
-    const ReplicaProof snapshotProof = m_replicas.ring().resolve(ticket->reader->heartbeat());
+    ReplicaProof snapshotProof = m_replicas.ring().resolve(ticket->reader->heartbeat());
+    snapshotProof.position = ticket->reader->position();
     const RouteDecision recheck = decideAll(requests, budgetMs, nowMs, {snapshotProof}, 0);
     if (!recheck.onReplica()) {
         ticket->counted = true;

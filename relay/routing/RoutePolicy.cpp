@@ -12,10 +12,17 @@ struct Verdict
     RouteReason reason = RouteReason::Disabled;
 };
 
-Verdict boundedVerdict(std::int64_t ageMs, std::int64_t budgetMs)
+Verdict boundedVerdict(const ReplicaProof &proof, std::int64_t ageMs, std::int64_t budgetMs,
+                       std::int64_t livePosition)
 {
-    return ageMs <= budgetMs ? Verdict {true, RouteReason::Fresh}
-                             : Verdict {false, RouteReason::Stale};
+    if (ageMs > budgetMs)
+        return {false, RouteReason::Stale};
+    // The time bound says how old the replica's view is; a subscription also needs it to hold
+    // what can no longer reach it live: every commit of its scopes before it went live. Without
+    // that, a revision saved just before a REQ is neither in its history nor delivered live.
+    if (proof.position < livePosition)
+        return {false, RouteReason::NotCaughtUp};
+    return {true, RouteReason::Fresh};
 }
 
 // Content proof: every channel row with created_at <= wall is on the replica, whenever it was
@@ -31,7 +38,7 @@ Verdict coveredVerdict(const ReplicaProof &proof, std::int64_t ageMs,
     return {true, RouteReason::Covered};
 }
 
-Verdict judge(const ReplicaProof &proof, RouteArm arm, const ReadShape &shape,
+Verdict judge(const ReplicaProof &proof, RouteArm arm, const RouteRequest &request,
               std::int64_t budgetMs, std::int64_t nowMs)
 {
     switch (proof.state) {
@@ -46,14 +53,16 @@ Verdict judge(const ReplicaProof &proof, RouteArm arm, const ReadShape &shape,
     }
     // A clock moved backwards must not make a proof look younger than "just now".
     const std::int64_t ageMs = std::max<std::int64_t>(0, nowMs - proof.entryCommittedAtMs);
+    const ReadShape &shape = request.shape;
     switch (arm) {
     case RouteArm::Bounded:
-        return boundedVerdict(ageMs, budgetMs);
+        return boundedVerdict(proof, ageMs, budgetMs, request.livePosition);
     case RouteArm::Covered:
         return coveredVerdict(proof, ageMs, shape.until);
     case RouteArm::BoundedOrCovered: {
         const Verdict covered = coveredVerdict(proof, ageMs, shape.until);
-        return covered.servable ? covered : boundedVerdict(ageMs, budgetMs);
+        return covered.servable ? covered
+                                : boundedVerdict(proof, ageMs, budgetMs, request.livePosition);
     }
     case RouteArm::CoveredPostVerified:
         if (ageMs > kFenceStalenessMs)
@@ -134,7 +143,7 @@ RouteDecision RoutePolicy::decide(const RouteRequest &request, std::int64_t budg
     const std::size_t count = replicas.size();
     for (std::size_t step = 0; step < count; ++step) {
         const std::size_t index = (startIndex + step) % count;
-        const Verdict verdict = judge(replicas[index], arm, request.shape, budgetMs, nowMs);
+        const Verdict verdict = judge(replicas[index], arm, request, budgetMs, nowMs);
         if (verdict.servable) {
             decision.replica = static_cast<int>(index);
             decision.reason = verdict.reason;

@@ -21,6 +21,10 @@ struct RouteRequest
     ReadPath path = ReadPath::BridgeQuery;
     bool strong = false; // "consistency":"strong" on the filter
     ReadShape shape;
+    // A subscription's history (WS REQ): the commit position a replica must have applied to hold
+    // every commit the read's scopes had when the subscription went live; 0 = no such need. Only
+    // the bounded arm needs it: a content proof (covered) already holds every row below its wall.
+    std::int64_t livePosition = 0;
 };
 
 struct RouteDecision

@@ -292,8 +292,15 @@ void PgStore::runGroup(const std::vector<Member *> &members)
         forget();
         return;
     }
+    std::int64_t lsn = -1;
     if (results.size() > 1 && results[1].ok() && results[1].rows() > 0)
-        m_lastLsn.store(parseLsn(results[1].text(0, 0)));
+        lsn = parseLsn(results[1].text(0, 0));
+    // The position must not stay behind a commit that happened: a subscription's history asks
+    // replicas for it (replication::ScopePositions). Any read after the COMMIT will do.
+    if (lsn < 0)
+        lsn = currentWalLsn();
+    if (lsn > m_lastLsn.load())
+        m_lastLsn.store(lsn);
     forget();
 }
 

@@ -99,10 +99,12 @@ private slots:
                               (*v1)->eventId};
         QVERIFY(services.drafts->store(key, QStringLiteral("one\nmine\n")));
 
-        // Away and back: the head now comes from the replica, which has no canvas at all.
+        // Away and back: the display read comes from the replica, which has no canvas at all (the
+        // canvas subscription's history may bring the newest revision meanwhile: the writer
+        // serves it, the replica lacks it).
         QVERIFY(UiTestHarness::createChannel(session, QStringLiteral("elsewhere")));
         QVERIFY(UiTestHarness::openChannel(session, channel));
-        QVERIFY(!pane->head());
+        QVERIFY(!pane->head() || pane->head()->content == QStringLiteral("one\ntwo\n"));
         auto *banner =
             session->window()->findChild<ui::NoticeBanner *>(QStringLiteral("draftBanner"));
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);

@@ -2,6 +2,7 @@
 // arm and reason. Each row is one sentence of the design (docs/architecture.md §Which reads route,
 // §Route arms).
 
+#include "relay/replication/ScopePositions.h"
 #include "relay/routing/RoutePolicy.h"
 
 #include <QTest>
@@ -92,6 +93,8 @@ private slots:
     void decide_data();
     void decide();
     void rotatesAcrossReplicasAndReportsFirstReason();
+    void subscriptionHistoryNeedsItsLivePosition();
+    void scopePositionsRememberEachScopesLastCommit();
     void outcome_data();
     void outcome();
     void threadPageVerification_data();
@@ -244,6 +247,76 @@ void TestRoutingDecision::rotatesAcrossReplicasAndReportsFirstReason()
     // No replica configured: routing is off whatever the budget.
     QCOMPARE(toLabel(RoutePolicy::decide(head, 1000, kNowMs, {}).reason),
              std::string_view("disabled"));
+}
+
+void TestRoutingDecision::subscriptionHistoryNeedsItsLivePosition()
+{
+    // A subscription's history asks for the commit position its scopes had reached when it went
+    // live (livePosition); a replica that has applied less misses a commit, however fresh.
+    ReplicaProof proof {ReplicaProof::State::Proved, kNowMs - 100, kWall, 41};
+    RouteRequest head {ReadPath::ReqHistorical, false, makeShape(HeadPinned), 42};
+    RouteDecision decision = RoutePolicy::decide(head, 3000, kNowMs, {&proof, 1});
+    QCOMPARE(decision.replica, -1);
+    QCOMPARE(toLabel(decision.reason), std::string_view("not_caught_up"));
+    head.livePosition = 41;
+    decision = RoutePolicy::decide(head, 3000, kNowMs, {&proof, 1});
+    QCOMPARE(decision.replica, 0);
+    QCOMPARE(toLabel(decision.reason), std::string_view("fresh"));
+    // A proof past the budget is stale first.
+    const ReplicaProof old {ReplicaProof::State::Proved, kNowMs - 5000, kWall, 41};
+    head.livePosition = 42;
+    QCOMPARE(toLabel(RoutePolicy::decide(head, 3000, kNowMs, {&old, 1}).reason),
+             std::string_view("stale"));
+    // A content proof holds every row below its wall, whenever committed: no token needed.
+    for (const Shape shape : {OldUntilPinned, OldCursor}) {
+        const RouteRequest covered {ReadPath::ReqHistorical, false, makeShape(shape), 42};
+        decision = RoutePolicy::decide(covered, 3000, kNowMs, {&proof, 1});
+        QCOMPARE(decision.replica, 0);
+        QCOMPARE(toLabel(decision.reason), std::string_view("covered"));
+    }
+    // Pinned + a recent until falls back to the time bound, and with it to the token.
+    const RouteRequest recent {ReadPath::ReqHistorical, false, makeShape(UntilPinned), 42};
+    QCOMPARE(toLabel(RoutePolicy::decide(recent, 3000, kNowMs, {&proof, 1}).reason),
+             std::string_view("not_caught_up"));
+}
+
+void TestRoutingDecision::scopePositionsRememberEachScopesLastCommit()
+{
+    using Scope = buzz::relay::ReadRequest::LiveScope;
+    const auto kinds = [](std::vector<int> list) {
+        return std::optional<std::vector<int>>(std::move(list));
+    };
+    buzz::relay::replication::ScopePositions scopes;
+    QCOMPARE(scopes.required("local", Scope {{"c1"}, true, {}}), 0); // nothing committed yet
+    scopes.committed("local", std::string("C1"), 40100, false, 10); // channels compare lower-case
+    scopes.committed("local", std::string("c1"), 9, false, 12);
+    scopes.committed("local", std::string("c2"), 9, false, 13);
+    scopes.committed("local", std::nullopt, 0, false, 11); // a row outside channels
+    scopes.committed("local", std::string("c2"), 9, false, 12); // positions never go back
+    QCOMPARE(scopes.required("local", Scope {{"c1"}, false, kinds({40100})}), 10);
+    QCOMPARE(scopes.required("local", Scope {{"c1"}, false, kinds({40100, 9})}), 12);
+    QCOMPARE(scopes.required("local", Scope {{"c1"}, false, {}}), 12); // every kind
+    QCOMPARE(scopes.required("local", Scope {{"c1", "c2"}, false, kinds({9})}), 13);
+    QCOMPARE(scopes.required("local", Scope {{"c3"}, false, {}}), 0);
+    QCOMPARE(scopes.required("local", Scope {{}, true, kinds({0})}), 11);
+    QCOMPARE(scopes.required("local", Scope {{}, true, kinds({1})}), 0);
+    QCOMPARE(scopes.required("other", Scope {{"c2"}, true, {}}), 0); // another community's own
+    // A deletion changes a row of another kind: every kind of its channel asks for it.
+    scopes.committed("local", std::string("c1"), 5, true, 14);
+    QCOMPARE(scopes.required("local", Scope {{"c1"}, false, kinds({40100})}), 14);
+    QCOMPARE(scopes.required("local", Scope {{"c2"}, false, kinds({9})}), 13);
+    // Entries every replica has applied are dropped once the map has grown to 1,024; a dropped
+    // scope still asks for what every replica had applied then.
+    const std::size_t before = scopes.size();
+    for (int channel = 0; channel < 505; ++channel) // two entries each: the kind and any kind
+        scopes.committed("local", "x" + std::to_string(channel), 9, false, 20);
+    QCOMPARE(scopes.size(), before + 1010);
+    scopes.setAppliedByAll(20);
+    for (int channel = 0; channel < 3; ++channel) // past 1,024 entries
+        scopes.committed("local", "y" + std::to_string(channel), 9, false, 30);
+    QCOMPARE(scopes.size(), std::size_t(6)); // only the y channels' entries are left
+    QCOMPARE(scopes.required("local", Scope {{"c2", "x5"}, true, {}}), 20);
+    QCOMPARE(scopes.required("local", Scope {{"y0"}, false, kinds({9})}), 30);
 }
 
 void TestRoutingDecision::outcome_data()

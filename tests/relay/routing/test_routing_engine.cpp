@@ -40,6 +40,15 @@ Divergent diverge(RoutingHarness &h)
     d.fresh = h.post(kChannel, h.nowSec(), "fresh");
     return d;
 }
+
+// A subscription's history is left to a replica only once it holds every commit of the channel
+// (the fresh row too): resumed and replayed, for the tests of what a replica then does with it.
+void catchUp(RoutingHarness &h)
+{
+    QTest::qVerify(h.replica().setPaused(false), "setPaused(false)", "the replica did not resume",
+                   __FILE__, __LINE__);
+    h.beatAndReplay();
+}
 } // namespace
 
 class TestRoutingEngine : public QObject
@@ -50,6 +59,7 @@ private slots:
     void budgetZeroKeepsEveryReadOnTheWriter();
     void noReplicaMeansNoPoolGauges();
     void headReadFollowsTheBudget();
+    void subscriptionHistoryHoldsEveryCommitBeforeItWentLive();
     void strongAlwaysReadsTheWriter();
     void invalidConsistencyIsRejected();
     void channelMetadataReadsTheWriter();
@@ -118,6 +128,75 @@ void TestRoutingEngine::headReadFollowsTheBudget()
     QVERIFY(RoutingHarness::contains(head, d.fresh));
     // The SQLite marker is the replica's alone; the standby has now replayed its deletion too.
     QCOMPARE(RoutingHarness::contains(head, d.marker), !h.onPostgres());
+}
+
+void TestRoutingEngine::subscriptionHistoryHoldsEveryCommitBeforeItWentLive()
+{
+    // A 3,000 ms budget and a replica 2,500 ms behind (on PostgreSQL: a standby whose replay is
+    // paused): r2 saved, a subscription opened 200 ms later. Its history must hold r2, which
+    // committed before the subscription went live and so never reaches it live; a display read
+    // may still be the budget old (relay/README.md "Read routing").
+    RoutingHarness h({.replicas = 1, .budgetMs = 3000});
+    const std::string quiet = "7c0e4c9e-1f2a-4b3c-8d4e-5f6a7b8c9d11";
+    h.createChannel(kChannel);
+    h.createChannel(quiet);
+    const std::string r1 = h.saveCanvas(kChannel, h.nowSec() - 5, "r1");
+    const std::string other = h.saveCanvas(quiet, h.nowSec(), "quiet");
+    QVERIFY(!r1.empty() && !other.empty());
+    h.beatAndReplay();
+    if (h.onPostgres()) {
+        QVERIFY(h.replica().setPaused(true));
+    } else {
+        h.setLagMs(0, 2500);
+        for (int beat = 0; beat < 6; ++beat) { // steady state: the replica holds what is 2.5 s old
+            h.advanceMs(500);
+            h.beatAndReplay();
+        }
+    }
+    const std::int64_t since = h.nowSec() - 60;
+    const std::string r2 = h.saveCanvas(kChannel, h.nowSec(), "r2", r1);
+    QVERIFY(!r2.empty());
+    h.advanceMs(200);
+
+    const std::string head = "[{\"kinds\":[40100],\"#h\":[\"" + kChannel
+        + "\"],\"since\":" + std::to_string(since) + ",\"limit\":1}]";
+    QueryResult history = h.read(head, ReadPath::ReqHistorical);
+    QCOMPARE(history.status, QueryResult::Status::Ok);
+    QCOMPARE(RoutingHarness::ids(history), std::vector<std::string> {r2});
+    QCOMPARE(history.route, std::string("writer"));
+    QCOMPARE(history.routeReason, std::string("not_caught_up"));
+    const std::string plain = "[{\"kinds\":[40100],\"#h\":[\"" + kChannel + "\"]}]";
+    QVERIFY(RoutingHarness::contains(h.read(plain, ReadPath::ReqHistorical), r2));
+    // Without #h the history may hold rows of every channel the viewer reads: the same rule.
+    const QueryResult unpinned = h.read("[{\"kinds\":[40100]}]", ReadPath::ReqHistorical);
+    QVERIFY(RoutingHarness::contains(unpinned, r2));
+    QCOMPARE(unpinned.routeReason, std::string("not_caught_up"));
+
+    // What the rule does not touch: a channel with no commit the replica lacks, another kind in
+    // the written channel, and one-shot display reads (bounded by the budget per read).
+    const QueryResult chat = h.read(channelFilter(kChannel, 10), ReadPath::ReqHistorical);
+    QCOMPARE(chat.route, std::string("replica"));
+    const QueryResult calm =
+        h.read("[{\"kinds\":[40100],\"#h\":[\"" + quiet + "\"]}]", ReadPath::ReqHistorical);
+    QCOMPARE(calm.route, std::string("replica"));
+    QCOMPARE(RoutingHarness::ids(calm), std::vector<std::string> {other});
+    const QueryResult display = h.read(head);
+    QCOMPARE(display.route, std::string("replica"));
+    QCOMPARE(RoutingHarness::ids(display), std::vector<std::string> {r1});
+
+    // Once the replica holds a heartbeat written after r2, it serves the subscription again.
+    if (h.onPostgres()) {
+        QVERIFY(h.replica().setPaused(false));
+        h.beatAndReplay();
+    } else {
+        for (int beat = 0; beat < 6; ++beat) {
+            h.advanceMs(500);
+            h.beatAndReplay();
+        }
+    }
+    history = h.read(head, ReadPath::ReqHistorical);
+    QCOMPARE(history.route, std::string("replica"));
+    QCOMPARE(RoutingHarness::ids(history), std::vector<std::string> {r2});
 }
 
 void TestRoutingEngine::strongAlwaysReadsTheWriter()
@@ -193,6 +272,7 @@ void TestRoutingEngine::statementTimeoutIsSurfacedNotRerun()
     QCOMPARE(http.status, QueryResult::Status::TimedOut);
     QCOMPARE(http.message, std::string("query timed out"));
     QVERIFY(http.events.empty());
+    catchUp(h);
     const QueryResult ws = h.read(channelFilter(kChannel, 10), ReadPath::ReqHistorical);
     QCOMPARE(ws.status, QueryResult::Status::TimedOut);
     // Never re-run on the writer: no writer decision was counted for either read.
@@ -216,6 +296,7 @@ void TestRoutingEngine::busyReaderFallsBackExceptForHistory()
     QCOMPARE(display.routeReason, std::string("reader_acquire_timeout"));
     QVERIFY(RoutingHarness::contains(display, d.fresh));
 
+    catchUp(h);
     const QueryResult history = h.read(channelFilter(kChannel, 10), ReadPath::ReqHistorical);
     QCOMPARE(history.status, QueryResult::Status::Retryable);
     QVERIFY2(history.message.rfind("retryable:", 0) == 0, history.message.c_str());
@@ -228,6 +309,7 @@ void TestRoutingEngine::historyReadsAreCappedBelowThePool()
 {
     RoutingHarness h({.replicas = 1, .budgetMs = 1000, .lagMs = 0, .poolSize = 2});
     diverge(h);
+    catchUp(h);
     QCOMPARE(h.replicas().config().historyReadCap(), 1);
     // Another subscription backfill holds the only history permit.
     QVERIFY(h.replicas().acquireHistoryPermit(std::chrono::milliseconds(0)));

@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <limits>
+#include <map>
 
 using namespace routingtest;
 
@@ -39,6 +40,7 @@ private slots:
     void routeHeaderNamesThePool();
     void failureRulesOnTheWire();
     void wsHistoryFailuresCloseTheSubscription();
+    void subscriptionBehindALaggingReplicaConverges();
     void adminApiNeedsTheBearerToken();
     void adminApiPausesAndShiftsTheClock();
     void adminClockOffsetOutsideAYearIs400();
@@ -181,6 +183,124 @@ void TestRoutingHttp::wsHistoryFailuresCloseTheSubscription()
     const auto eose = client.waitForType("EOSE");
     QVERIFY(eose.is_array());
     QCOMPARE(eose[1].get<std::string>(), std::string("fine"));
+}
+
+void TestRoutingHttp::subscriptionBehindALaggingReplicaConverges()
+{
+    // A 3,000 ms budget, the replica 2,500 ms behind: r2 saved, and within 300 ms the app opens
+    // its canvas subscription (head: since + limit 1) and a plain history one. r2 committed before
+    // either went live, so no live delivery brings it: each must receive it within the budget,
+    // once (relay/README.md "Read routing"). The relay clock is the test's; on PostgreSQL the lag
+    // is the standby's recovery_min_apply_delay on the server's real clock.
+    constexpr std::int64_t kBudgetMs = 3000;
+    constexpr std::int64_t kLagMs = 2500;
+    const bool postgres = m_harness->onPostgres();
+    relay::test::WsTestClient client(QUrl(m_server->url()));
+    QVERIFY(client.connectAndAuthenticate(m_harness->owner.key, m_server->url().toStdString(),
+                                          m_harness->nowSec()));
+    QCOMPARE(send("POST", "/admin/budget", "{\"ms\":" + QByteArray::number(kBudgetMs) + "}", true)
+                 .status,
+             200);
+    const std::int64_t since = m_harness->nowSec() - 60;
+    const std::string r1 = m_harness->saveCanvas(kChannel, m_harness->nowSec() - 5, "r1");
+    QVERIFY(!r1.empty());
+    m_harness->beatAndReplay();
+    QCOMPARE(
+        send("POST", "/admin/replicas/0/lag", "{\"ms\":" + QByteArray::number(kLagMs) + "}", true)
+            .status,
+        200);
+    // Steady state: the replica holds a heartbeat younger than the budget, but not the newest
+    // commits. SQLite: beats every 500 ms, each replayed once 2.5 s old. PostgreSQL: one beat,
+    // replayed once the delay has passed.
+    if (postgres) {
+        m_harness->replicas().heartbeat();
+        QCOMPARE(send("POST", "/admin/wait-caught-up", "{\"timeout_ms\":15000}", true).status, 200);
+    } else {
+        for (int beat = 0; beat < 6; ++beat) {
+            m_harness->advanceMs(500);
+            m_harness->beatAndReplay();
+        }
+    }
+
+    const std::int64_t savedAtMs = m_harness->clock->nowMs();
+    const std::string r2 = m_harness->saveCanvas(kChannel, m_harness->nowSec(), "r2", r1);
+    QVERIFY(!r2.empty());
+    m_harness->advanceMs(200);
+    const std::string head = "{\"kinds\":[40100],\"#h\":[\"" + kChannel
+        + "\"],\"since\":" + std::to_string(since) + ",\"limit\":1}";
+    client.sendReq("head", {head});
+    client.sendReq("plain", {"{\"kinds\":[40100],\"#h\":[\"" + kChannel + "\"]}"});
+
+    // Every frame of both subscriptions, and the relay time at which r2 first reached each.
+    std::map<std::string, int> r2Deliveries;
+    std::map<std::string, std::int64_t> r2ArrivedAtMs;
+    const auto collect = [&](int timeoutMs) {
+        for (;;) {
+            const auto frame = client.waitFor(
+                [](const nlohmann::json &f) {
+                    return f.is_array() && f.size() >= 3 && f[0] == "EVENT"
+                        && (f[1] == "head" || f[1] == "plain");
+                },
+                timeoutMs);
+            if (frame.is_null())
+                return;
+            const std::string id = frame[1].get<std::string>();
+            if (frame[2]["id"] == r2 && r2Deliveries[id]++ == 0)
+                r2ArrivedAtMs[id] = m_harness->clock->nowMs();
+            timeoutMs = 0;
+        }
+    };
+    QVERIFY(client
+                .waitFor([](const nlohmann::json &f) { return f[0] == "EOSE" && f[1] == "head"; },
+                         10000)
+                .is_array());
+    QVERIFY(client
+                .waitFor([](const nlohmann::json &f) { return f[0] == "EOSE" && f[1] == "plain"; },
+                         10000)
+                .is_array());
+    // Time runs on with heartbeats every 500 ms until the budget has passed since the save.
+    while (m_harness->clock->nowMs() < savedAtMs + kBudgetMs) {
+        collect(20);
+        m_harness->advanceMs(100);
+        if ((m_harness->clock->nowMs() - savedAtMs) % 500 == 0)
+            m_harness->beatAndReplay();
+    }
+    collect(20);
+    for (const char *id : {"head", "plain"}) {
+        QVERIFY2(r2Deliveries[id] == 1,
+                 qPrintable(QStringLiteral("%1: r2 delivered %2 times within the budget")
+                                .arg(id)
+                                .arg(r2Deliveries[id])));
+        QVERIFY(r2ArrivedAtMs[id] - savedAtMs <= kBudgetMs);
+    }
+
+    // The replica catches up, and a later revision arrives live: still one r2 each.
+    QCOMPARE(send("POST", "/admin/replicas/0/lag", "{\"ms\":0}", true).status, 200);
+    m_harness->beatAndReplay();
+    QCOMPARE(send("POST", "/admin/wait-caught-up", "{\"timeout_ms\":15000}", true).status, 200);
+    const std::string r3 = m_harness->saveCanvas(kChannel, m_harness->nowSec() + 1, "r3", r2);
+    QVERIFY(!r3.empty());
+    std::map<std::string, int> r3Deliveries;
+    for (int received = 0; received < 2;) {
+        const auto frame = client.waitFor(
+            [](const nlohmann::json &f) {
+                return f.is_array() && f.size() >= 3 && f[0] == "EVENT"
+                    && (f[1] == "head" || f[1] == "plain");
+            },
+            10000);
+        QVERIFY2(frame.is_array(), "r3 did not arrive live on both subscriptions");
+        const std::string id = frame[1].get<std::string>();
+        if (frame[2]["id"] == r2)
+            ++r2Deliveries[id];
+        if (frame[2]["id"] == r3) {
+            ++r3Deliveries[id];
+            ++received;
+        }
+    }
+    QCOMPARE(r2Deliveries["head"], 1);
+    QCOMPARE(r2Deliveries["plain"], 1);
+    QCOMPARE(r3Deliveries["head"], 1);
+    QCOMPARE(r3Deliveries["plain"], 1);
 }
 
 void TestRoutingHttp::adminApiNeedsTheBearerToken()

@@ -136,6 +136,16 @@ public:
         const auto event = owner.sign(9, createdAt, {{"h", channel}}, content);
         return submit(owner, event).accepted() ? event.id : std::string();
     }
+    // A canvas revision (kind 40100) of `channel` on top of `expected` (empty: the first one);
+    // returns its id (empty when refused).
+    std::string saveCanvas(const std::string &channel, std::int64_t createdAt,
+                           const std::string &content, const std::string &expected = {})
+    {
+        const auto event = owner.sign(
+            40100, createdAt,
+            {{"h", channel}, {"expected-revision", expected.empty() ? "none" : expected}}, content);
+        return submit(owner, event).accepted() ? event.id : std::string();
+    }
     std::string reply(const std::string &channel, const std::string &root, std::int64_t createdAt,
                       const std::string &content)
     {
