@@ -1,11 +1,16 @@
 #include "canvas/ChannelWatch.h"
 
+#include "net/client/HttpBridge.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/Signer.h"
 #include "net/nostr/Kinds.h"
 
 #include <QDateTime>
+
+#include <algorithm>
+
+#include <qcoro/qcorotask.h>
 
 namespace buzz::canvas {
 
@@ -19,6 +24,8 @@ ChannelWatch::ChannelWatch(client::RelayConnection *connection, QObject *parent)
     connect(&m_coalesce, &QTimer::timeout, this, &ChannelWatch::changed);
     m_rediscover.setInterval(std::chrono::seconds(60));
     connect(&m_rediscover, &QTimer::timeout, this, &ChannelWatch::poke);
+    m_discover.setInterval(std::chrono::seconds(3));
+    connect(&m_discover, &QTimer::timeout, this, &ChannelWatch::discover);
     client::RelaySocket *socket = m_connection->socket();
     connect(socket, &client::RelaySocket::eventReceived, this, &ChannelWatch::onEvent);
     connect(socket, &client::RelaySocket::subscriptionResynced, this, &ChannelWatch::onResynced);
@@ -44,6 +51,13 @@ void ChannelWatch::setRediscoveryInterval(std::chrono::milliseconds interval)
         m_rediscover.start();
 }
 
+void ChannelWatch::setDiscoveryInterval(std::chrono::milliseconds interval)
+{
+    m_discover.setInterval(interval);
+    if (m_discover.isActive())
+        m_discover.start();
+}
+
 void ChannelWatch::setCoalesceInterval(std::chrono::milliseconds interval)
 {
     m_coalesce.setInterval(interval);
@@ -53,10 +67,11 @@ void ChannelWatch::setChannels(const QStringList &channelIds)
 {
     client::RelaySocket *socket = m_connection->socket();
     QSet<QString> wanted;
+    m_listed.clear();
     for (const QString &id : channelIds) {
-        if (wanted.size() >= kMaxWatchedChannels)
-            break;
-        wanted.insert(id.toLower());
+        m_listed.insert(id.toLower());
+        if (wanted.size() < kMaxWatchedChannels)
+            wanted.insert(id.toLower());
     }
     for (auto it = m_byChannel.begin(); it != m_byChannel.end();) {
         if (wanted.contains(it.key())) {
@@ -84,6 +99,8 @@ void ChannelWatch::setChannels(const QStringList &channelIds)
         subscribeMembership();
     if (!m_rediscover.isActive())
         m_rediscover.start();
+    if (!m_discover.isActive())
+        m_discover.start();
     socket->open(); // idempotent; the CLI never watches
 }
 
@@ -107,6 +124,45 @@ void ChannelWatch::subscribeMembership()
     filter.since = QDateTime::currentSecsSinceEpoch();
     m_membership = socket->subscribe({filter}, QStringLiteral("channels_watch_membership"));
     m_subscriptions.insert(m_membership);
+}
+
+void ChannelWatch::discover()
+{
+    // Offline the read would only fail; the list is re-read when the connection is back.
+    if (m_discovering || !m_socket || m_socket->state() != client::RelaySocket::State::Connected)
+        return;
+    m_discovering = true;
+    nostr::Filter filter;
+    filter.kinds = std::vector<int> {nostr::kinds::kGroupMetadata};
+    // Inclusive: announcements in the same second as the newest seen are not missed (those seen
+    // come back and are known).
+    if (m_newestAnnouncement > 0)
+        filter.since = m_newestAnnouncement;
+    filter.limit = 100;
+    QCoro::connect(
+        m_connection->bridge()->query(client::filters(filter),
+                                      client::options(QStringLiteral("channels_discover"))),
+        this, [this](client::Result<client::QueryResponse> response) {
+            m_discovering = false;
+            if (!response)
+                return; // the next tick asks again
+            bool unlisted = false;
+            for (const nostr::Event &event : response->events) {
+                m_newestAnnouncement = std::max<qint64>(m_newestAnnouncement, event.createdAt);
+                const std::string *channel = event.tagValue("d");
+                if (!channel)
+                    continue;
+                const QString id = QString::fromStdString(*channel).toLower();
+                if (m_listed.contains(id) || m_announced.contains(id))
+                    continue;
+                // Once per channel: one the list never shows (a private channel of
+                // others) must not re-read the list every few seconds.
+                m_announced.insert(id);
+                unlisted = true;
+            }
+            if (unlisted)
+                poke();
+        });
 }
 
 void ChannelWatch::onEvent(const QString &subscriptionId, const nostr::Event &)

@@ -20,17 +20,21 @@ struct Event;
 
 namespace buzz::canvas {
 
-// Keeps the channel list live. What the relay can push (docs/buzz-protocol.md §Subscriptions:
+// Keeps the channel list live. What the relay pushes (docs/buzz-protocol.md §Subscriptions:
 // channel rows reach only subscriptions scoped to that channel):
-//  - per listed channel, {"kinds":[39000,39001,39002],"#h":[id]}: its metadata
-//  (rename,
-//    archive, visibility) and membership changes, the relay-signed discovery
-//    events;
-//  - {"kinds":[44100,44101],"#p":[me]}: someone added us to a channel or
-//  removed us from one. A channel someone else creates without us reaches no subscription of ours,
-//  so a slow poll (rediscoverEvery, 60 s) finds those; F5 asks at once. Every reason ends in
-//  changed(), coalesced over 250 ms, and the owner re-reads the list (ChannelService::list). Caller
-//  labels: channels_watch, channels_watch_membership.
+//  - per listed channel, {"kinds":[39000,39001,39002],"#h":[id]}: its metadata (rename, archive,
+//    visibility) and membership changes, the relay-signed discovery events;
+//  - {"kinds":[44100,44101],"#p":[me]}: someone added us to a channel or removed us from one.
+// What it does not push: a channel someone else creates. Its relay-signed 39000 announcement is
+// stored scoped to the new channel, and a subscription without that channel's #h (which nobody
+// knows yet) never receives channel-scoped events live. So every 3 s (discoveryInterval) while
+// connected the watch asks for the announcements since the newest it has seen,
+// {"kinds":[39000],"since":<newest created_at>} (writer-served, one small read): one for a channel
+// the list does not have yet means a re-read — a new channel shows within 5 s without F5. A slow
+// full re-read (rediscoveryInterval, 60 s) still catches what no announcement says (a deleted
+// channel); F5 asks at once. Every reason ends in changed(), coalesced over 250 ms, and the owner
+// re-reads the list (ChannelService::list). Caller labels: channels_watch,
+// channels_watch_membership, channels_discover.
 class ChannelWatch : public QObject
 {
     Q_OBJECT
@@ -48,6 +52,7 @@ public:
     QStringList watchedChannels() const { return m_byChannel.keys(); }
 
     void setRediscoveryInterval(std::chrono::milliseconds interval);
+    void setDiscoveryInterval(std::chrono::milliseconds interval);
     void setCoalesceInterval(std::chrono::milliseconds interval);
 
 signals:
@@ -56,6 +61,7 @@ signals:
 private:
     void onEvent(const QString &subscriptionId, const nostr::Event &event);
     void onResynced(const QString &subscriptionId);
+    void discover();
     void subscribeMembership();
     // Coalesce, not debounce: a steady stream of events must not postpone the re-read forever.
     void poke()
@@ -74,6 +80,11 @@ private:
     QString m_membershipFor; // the pubkey it was made for
     QTimer m_coalesce;
     QTimer m_rediscover;
+    QTimer m_discover;
+    QSet<QString> m_listed; // every channel the list shows (also beyond kMaxWatchedChannels)
+    QSet<QString> m_announced; // unlisted channels already reported once (not re-read forever)
+    qint64 m_newestAnnouncement = 0; // created_at of the newest 39000 seen (the relay's clock)
+    bool m_discovering = false;
 };
 
 } // namespace buzz::canvas

@@ -19,6 +19,8 @@
 
 #include <qcoro/qcorotask.h>
 
+#include <algorithm>
+
 namespace buzz::ui {
 
 ChannelListPanel::ChannelListPanel(const UiServices &services, QWidget *parent)
@@ -71,6 +73,10 @@ ChannelListPanel::ChannelListPanel(const UiServices &services, QWidget *parent)
     m_status->setObjectName(QStringLiteral("channelListStatusLabel"));
     m_status->setWordWrap(true);
     m_status->hide();
+    m_retry.setSingleShot(true);
+    connect(&m_retry, &QTimer::timeout, this, [this] { refresh(); });
+    m_countdown.setInterval(1000);
+    connect(&m_countdown, &QTimer::timeout, this, &ChannelListPanel::updateProblemText);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_create);
@@ -136,6 +142,8 @@ void ChannelListPanel::refresh(const QString &createFirstNamed)
     }
     m_refreshAgain = false;
     m_busy = true;
+    m_retry.stop();
+    m_countdown.stop();
     m_status->setText(tr("Loading channels…"));
     m_status->show();
     QCoro::connect(
@@ -143,15 +151,12 @@ void ChannelListPanel::refresh(const QString &createFirstNamed)
         [this, createFirstNamed](client::Result<std::vector<canvas::ChannelInfo>> channels) {
             m_busy = false;
             if (!channels) {
-                // The connection banner says the relay is away; the list waits for it.
-                m_status->setText(
-                    OutcomePresenter::isOutage(channels.error(), m_services.connection)
-                        ? tr("Waiting for the relay…")
-                        : channels.error().shortText());
-                m_status->setToolTip(channels.error().longText());
+                showListProblem(channels.error());
                 emit relayProblem(channels.error());
                 return;
             }
+            m_retryDelayMs = kFirstRetryMs;
+            m_problem.clear();
             m_status->hide();
             const QString keep =
                 m_pendingSelection.isEmpty() ? selectedChannelId() : m_pendingSelection;
@@ -193,6 +198,60 @@ void ChannelListPanel::refresh(const QString &createFirstNamed)
             if (m_refreshAgain)
                 refresh();
         });
+}
+
+void ChannelListPanel::showListProblem(const client::RelayError &error)
+{
+    using Kind = client::RelayError::Kind;
+    m_status->setToolTip(error.longText() + QLatin1Char('\n')
+                         + tr("The relay's answer is in View → Diagnostics."));
+    if (OutcomePresenter::isOutage(error, m_services.connection)) {
+        // The connection banner says the relay is away; the list is read again when it is back.
+        m_problem = tr("Waiting for the relay…");
+        updateProblemText();
+        return;
+    }
+    switch (error.kind) {
+    case Kind::Retryable:
+        m_problem = tr("The relay is busy.");
+        break;
+    case Kind::Timeout:
+        m_problem = tr("The relay took too long to answer.");
+        break;
+    case Kind::Network:
+        m_problem = tr("The connection to the relay dropped.");
+        break;
+    case Kind::Auth:
+        m_problem = tr("The relay refused this identity.");
+        break;
+    case Kind::NotFound:
+        m_problem = tr("This relay has no community at this address — check Settings.");
+        break;
+    default:
+        m_problem = tr("Couldn't load the channel list.");
+        break;
+    }
+    const bool transient = error.kind == Kind::Retryable || error.kind == Kind::Timeout
+        || error.kind == Kind::Network || (error.kind == Kind::Internal && error.httpStatus >= 500);
+    if (transient) {
+        m_retry.start(m_retryDelayMs);
+        m_retryDelayMs = std::min(m_retryDelayMs * 2, kMaxRetryMs);
+        m_countdown.start();
+    }
+    updateProblemText();
+}
+
+void ChannelListPanel::updateProblemText()
+{
+    QString text = m_problem;
+    if (m_retry.isActive()) {
+        const int seconds = std::max(1, (m_retry.remainingTime() + 999) / 1000);
+        text += QLatin1Char(' ') + tr("Trying again in %1 s.").arg(seconds);
+    } else {
+        m_countdown.stop();
+    }
+    m_status->setText(text);
+    m_status->show();
 }
 
 void ChannelListPanel::onCurrentChanged()

@@ -4,6 +4,7 @@
 #include "ui/UiServices.h"
 
 #include <QSet>
+#include <QTimer>
 #include <QWidget>
 
 class QLabel;
@@ -17,10 +18,16 @@ namespace buzz::ui {
 class ChannelListModel;
 
 // The channel list on the left: filter box, my channels then open ones, New and Join buttons.
+// A list read that fails says why in words for people under the list (the relay's own words are
+// in the tooltip and in Diagnostics); a transient failure (the relay busy, a gateway, a timeout)
+// is read again by itself, after 2 s doubling up to 60 s, and the words go once it succeeds.
 class ChannelListPanel : public QWidget
 {
     Q_OBJECT
 public:
+    static constexpr int kFirstRetryMs = 2000;
+    static constexpr int kMaxRetryMs = 60000;
+
     explicit ChannelListPanel(const UiServices &services, QWidget *parent = nullptr);
 
     ChannelListModel *model() const { return m_model; }
@@ -49,6 +56,8 @@ private:
     void onCurrentChanged();
     void askCreate();
     void updateButtons();
+    void showListProblem(const client::RelayError &error);
+    void updateProblemText();
 
     UiServices m_services;
     ChannelListModel *m_model;
@@ -65,6 +74,10 @@ private:
     QSet<QString> m_joinedHere;
     bool m_busy = false;
     bool m_refreshAgain = false; // a live change arrived while a list read was on its way
+    QString m_problem; // why the last list read failed, for people
+    QTimer m_retry; // the next read after a transient failure
+    QTimer m_countdown; // keeps "Trying again in N s" true
+    int m_retryDelayMs = kFirstRetryMs;
 };
 
 } // namespace buzz::ui

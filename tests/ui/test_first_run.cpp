@@ -226,8 +226,8 @@ private slots:
         QVERIFY(status);
         // Said once, where the connection is shown; the channel list waits for the relay.
         QTRY_COMPARE_WITH_TIMEOUT(status->text(), QStringLiteral("Waiting for the relay…"), 15000);
-        QCOMPARE(status->toolTip(),
-                 QStringLiteral("Can't reach the relay — check your VPN or network connection."));
+        QVERIFY(status->toolTip().startsWith(
+            QStringLiteral("Can't reach the relay — check your VPN or network connection.")));
         auto *relayStatus =
             session.window()->findChild<QLabel *>(QStringLiteral("relayStatusLabel"));
         QTRY_VERIFY(relayStatus->text().contains(QStringLiteral("Can't reach the relay.")));
