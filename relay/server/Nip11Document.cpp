@@ -23,7 +23,10 @@ std::string nip11DocumentJson(const std::string &relayPublicKeyHex, bool require
     doc["description"] = "Buzz — private team communication relay";
     doc["pubkey"] = nullptr;
     doc["contact"] = nullptr;
-    doc["supported_nips"] = {1, 2, 10, 11, 16, 17, 23, 25, 29, 33, 38, 42, 50};
+    // Upstream's list (1 … 50) plus what both relays implement and upstream leaves out: 9
+    // (deletion), 45 (COUNT) and 98 (the bridge's HTTP auth), so a client or `relay check` can
+    // tell from NIP-11 alone what to expect.
+    doc["supported_nips"] = {1, 2, 9, 10, 11, 16, 17, 23, 25, 29, 33, 38, 42, 45, 50, 98};
     if (requiresRelayMembership && !relayPublicKeyHex.empty())
         doc["supported_nips"].push_back(43);
     doc["software"] = "https://github.com/block/buzz";

@@ -50,7 +50,8 @@ std::vector<int> supportedNips(const HttpTestResponse &reply)
     return reply.json()["supported_nips"].get<std::vector<int>>();
 }
 
-const std::vector<int> kAdvertisedNips = {1, 2, 10, 11, 16, 17, 23, 25, 29, 33, 38, 42, 50};
+const std::vector<int> kAdvertisedNips = {1,  2,  9,  10, 11, 16, 17, 23,
+                                          25, 29, 33, 38, 42, 45, 50, 98};
 
 const QString kRelayBinary = QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
 
