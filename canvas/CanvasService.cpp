@@ -254,18 +254,39 @@ QCoro::Task<SaveOutcome> CanvasService::save(QString channel, std::optional<Canv
     auto head = co_await readHead(channel, true, QStringLiteral("canvas_precondition"));
     if (!head)
         co_return SaveOutcome::failure(head.error());
-    if (*head && (*head)->content == content) {
+    const std::optional<QString> &stated = options.expectedRevision;
+    if (stated && *stated != QLatin1String(kExpectedNone) && !isEventId(*stated))
+        co_return SaveOutcome::failure(RelayError::make(
+            RelayError::Kind::BadRequest,
+            QStringLiteral("expected revision must be a 64-character hex event id or none")));
+    // With a stated revision the write is a no-op only where the relay's check would pass.
+    if (*head && (*head)->content == content && (!stated || sameRevision(*stated, idOf(*head)))) {
         // Writing it again would only add a duplicate revision.
         SaveOutcome outcome;
         outcome.kind = SaveOutcome::Kind::AlreadyCurrent;
         outcome.saved = *head;
         co_return outcome;
     }
-    if (!options.unconditional && !sameRevision(idOf(base), idOf(*head)))
+    if (stated) {
+        // The relay decides: what the conflict outcome calls "base" is the stated revision.
+        if (sameRevision(*stated, idOf(*head))) {
+            base = *head;
+        } else if (*stated == QLatin1String(kExpectedNone)) {
+            base.reset();
+        } else {
+            CanvasRevision named;
+            named.eventId = stated->toLower();
+            named.channel = channel;
+            base = named;
+        }
+    } else if (!options.unconditional && !sameRevision(idOf(base), idOf(*head))) {
         co_return conflictOutcome(base, content, *head);
+    }
 
     std::optional<QString> expected;
-    if (!options.unconditional)
+    if (stated)
+        expected = stated->toLower();
+    else if (!options.unconditional)
         expected = base ? base->eventId : QString::fromLatin1(kExpectedNone);
     auto event = signCandidate(channel, content, *head, expected);
     if (!event)

@@ -27,6 +27,11 @@ struct SaveOptions
     // CLI `canvas set --unconditional`: no expected-revision tag (legacy append), still stamped
     // ahead of the head and still verified. Never used by the desktop.
     bool unconditional = false;
+    // CLI `canvas set --expected-revision ID|none`: the tag carries exactly this (a 64-hex id or
+    // "none") and the event goes to the relay whatever head the precondition read found, so a
+    // script exercises the relay's compare-and-swap, not this client's. Still stamped ahead of
+    // the head and verified; "already current" only when the value names the head.
+    std::optional<QString> expectedRevision;
 };
 
 // The canvas data layer (docs/architecture.md §The save flow): precondition → publish → verify.

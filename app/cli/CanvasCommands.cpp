@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 namespace buzz::cli {
 
@@ -92,6 +93,12 @@ QCoro::Task<std::optional<int>> failUnlessChannelExists(CliContext &context, QSt
     co_return std::nullopt;
 }
 
+bool isEventId(const QString &text)
+{
+    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
+    return hex.match(text).hasMatch();
+}
+
 } // namespace
 
 QCoro::Task<int> CanvasCommands::run(CliContext &context)
@@ -150,11 +157,23 @@ QCoro::Task<int> CanvasCommands::set(CliContext &context, QString channel)
                                     ExitCode::Other);
         content = QString::fromUtf8(input.readAll()); // untrimmed, byte for byte
     }
-    CanvasService service(&context.connection());
     canvas::SaveOptions options;
     options.unconditional = context.args().flag(QStringLiteral("unconditional"));
+    if (const auto stated = context.args().option(QStringLiteral("expected-revision"))) {
+        const QString value = stated->toLower();
+        if (options.unconditional)
+            co_return context.usageError(
+                QStringLiteral("--expected-revision and --unconditional exclude each other"));
+        if (value != QLatin1String("none") && !isEventId(value))
+            co_return context.usageError(
+                QStringLiteral(
+                    "--expected-revision must be a 64-character hex event id or none, got ")
+                + *stated);
+        options.expectedRevision = value;
+    }
+    CanvasService service(&context.connection());
     std::optional<canvas::CanvasRevision> base;
-    if (!options.unconditional) {
+    if (!options.unconditional && !options.expectedRevision) {
         // CAS against the head as it is now (the CLI has no edit session to snapshot).
         auto head = co_await service.head(channel, canvas::ReadIntent::Strong);
         if (!head)

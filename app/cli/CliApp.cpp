@@ -18,6 +18,8 @@ QString CliApp::usageText()
         "  canvas get [--revision ID]           print the canvas Markdown (raw) or null\n"
         "  canvas set --content TEXT|-          save (compare-and-swap against the current head)\n"
         "             [--unconditional]         legacy append without the revision precondition\n"
+        "             [--expected-revision ID|none]  send exactly this precondition; the relay\n"
+        "                                       decides (default: the head read just before)\n"
         "  canvas history [--limit N]           revisions, newest first (JSON)\n"
         "  canvas restore --revision ID         publish an older revision as the new head\n"
         "  channels list                        channels you belong to and open channels\n"

@@ -14,10 +14,12 @@ const QSet<QString> &CliArguments::flagNames()
 const QSet<QString> &CliArguments::valueNames()
 {
     static const QSet<QString> names {
-        QStringLiteral("relay"),   QStringLiteral("private-key"), QStringLiteral("channel"),
-        QStringLiteral("content"), QStringLiteral("revision"),    QStringLiteral("limit"),
-        QStringLiteral("name"),    QStringLiteral("about"),       QStringLiteral("type"),
-        QStringLiteral("key"),     QStringLiteral("timeout")};
+        QStringLiteral("relay"),    QStringLiteral("private-key"),
+        QStringLiteral("channel"),  QStringLiteral("content"),
+        QStringLiteral("revision"), QStringLiteral("limit"),
+        QStringLiteral("name"),     QStringLiteral("about"),
+        QStringLiteral("type"),     QStringLiteral("key"),
+        QStringLiteral("timeout"),  QStringLiteral("expected-revision")};
     return names;
 }
 
