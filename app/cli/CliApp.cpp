@@ -6,6 +6,7 @@
 #include "CliContext.h"
 #include "CliLog.h"
 #include "IdentityCommands.h"
+#include "RelayCheckCommand.h"
 
 namespace buzz::cli {
 
@@ -30,6 +31,9 @@ QString CliApp::usageText()
         "  event sign                           stdin JSON template -> signed event\n"
         "  event verify                         stdin, one event per line -> {\"valid\",\"id\"} "
         "per line\n"
+        "  relay check [--json]\n"
+        "                                       the relay battery in a throwaway channel; exit 0\n"
+        "                                       only if no row failed (see the man page)\n"
         "\n"
         "Global options:\n"
         "  --relay URL          relay (env BUZZ_RELAY_URL, default http://localhost:3000)\n"
@@ -82,6 +86,8 @@ QCoro::Task<int> CliApp::run(QStringList arguments)
         co_return co_await IdentityCommands::identity(context);
     if (command == QLatin1String("event"))
         co_return co_await IdentityCommands::event(context);
+    if (command == QLatin1String("relay"))
+        co_return co_await RelayCheckCommand::run(context);
     co_return context.usageError(QStringLiteral("unknown command: ") + command
                                  + QStringLiteral(" (see --help)"));
 }

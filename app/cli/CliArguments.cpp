@@ -4,10 +4,10 @@ namespace buzz::cli {
 
 const QSet<QString> &CliArguments::flagNames()
 {
-    static const QSet<QString> names {QStringLiteral("trace"),      QStringLiteral("version"),
-                                      QStringLiteral("help"),       QStringLiteral("unconditional"),
-                                      QStringLiteral("profiles"),   QStringLiteral("private"),
-                                      QStringLiteral("show-secret")};
+    static const QSet<QString> names {
+        QStringLiteral("trace"),         QStringLiteral("version"),  QStringLiteral("help"),
+        QStringLiteral("unconditional"), QStringLiteral("profiles"), QStringLiteral("private"),
+        QStringLiteral("show-secret"),   QStringLiteral("json")};
     return names;
 }
 

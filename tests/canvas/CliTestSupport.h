@@ -58,19 +58,23 @@ struct CliCall
     QProcessEnvironment extraEnvironment; // inserted last
     QStringList removedVariables;
     std::optional<mode_t> umask; // the child's umask
+    int timeoutMs = 30000; // the whole call
 };
 
 class CliHarness
 {
 public:
-    // Starts buzz-mock-relay on 127.0.0.1:0; its URL is passed to every call without --relay.
-    bool startRelay()
+    // Starts buzz-mock-relay on 127.0.0.1:0 with `extra` options; its URL is passed to every
+    // call without --relay.
+    bool startRelay(const QStringList &extra = {})
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("BUZZ_DATA_DIR")); // in memory, whatever the shell says
         env.remove(QStringLiteral("BUZZ_RELAY_DATA_DIR"));
         m_relay.setProcessEnvironment(env);
-        m_relay.start(kMockRelay, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+        m_relay.start(kMockRelay,
+                      QStringList {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")}
+                          + extra);
         if (!m_relay.waitForStarted(10000))
             return false;
         QByteArray output;
@@ -121,7 +125,7 @@ public:
             return {};
         process.write(call.input);
         process.closeWriteChannel();
-        process.waitForFinished(30000);
+        process.waitForFinished(call.timeoutMs);
         return CliRun {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
                        process.readAllStandardOutput(), process.readAllStandardError()};
     }
