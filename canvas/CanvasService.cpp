@@ -132,6 +132,16 @@ QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::head(QString c
                                        : QStringLiteral("canvas_head_display"));
 }
 
+QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::recheckHead(QString channel)
+{
+    co_return co_await readHead(channel, true, QStringLiteral("canvas_head_recheck"));
+}
+
+void CanvasService::noteRevision(const QString &channel, const CanvasRevision &revision)
+{
+    emit canvasChanged(channel.toLower(), revision);
+}
+
 QCoro::Task<Result<HistoryPage>>
 CanvasService::history(QString channel, std::optional<HistoryCursor> cursor, int pageSize)
 {

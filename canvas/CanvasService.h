@@ -41,7 +41,8 @@ struct SaveOptions
 //
 // Caller labels in the RequestLog: canvas_head_display, canvas_head_strong, canvas_precondition,
 // canvas_publish, canvas_publish_retry, canvas_ancestry, canvas_existence, canvas_revision,
-// canvas_restore_target, canvas_draft_base, canvas_watch, canvas_watch_resync, history_page.
+// canvas_restore_target, canvas_draft_base, canvas_watch, canvas_watch_resync, canvas_head_recheck,
+// history_page.
 // The write-gating ones (strong, served by the writer): canvas_precondition, canvas_ancestry,
 // canvas_existence, canvas_restore_target, canvas_draft_base.
 class CanvasService : public QObject
@@ -122,6 +123,23 @@ public:
     // fires each time it comes up.
     bool isRelayConnected() const;
 
+    // A revision some other read showed (a History page, a search result): every open session
+    // of `channel` adopts it when it is newer than its head, exactly as a live event (through
+    // canvasChanged). A relay may leave a gap no live event fills; what the user sees elsewhere
+    // in the window must never be newer than what the header calls current.
+    void noteRevision(const QString &channel, const CanvasRevision &revision);
+
+    // A canvas shown from a display read (it may come from a replica up to the relay's staleness
+    // budget behind) is read again from the writer once this long has passed with nothing
+    // stronger learned meanwhile (canvas::HeadRecheck). The relay does not tell its budget
+    // (BUZZ_REPLICA_READ_MAX_AGE_MS on the real relay, --read-max-age-ms on the mock, at most
+    // 30 s); 5 s is at least the budgets the app is run with.
+    static constexpr std::chrono::milliseconds kDefaultStaleRecheckAfter {5000};
+    std::chrono::milliseconds staleRecheckAfter() const { return m_staleRecheckAfter; }
+    void setStaleRecheckAfter(std::chrono::milliseconds after) { m_staleRecheckAfter = after; }
+    // The head read from the writer for that re-check (caller canvas_head_recheck).
+    QCoro::Task<client::Result<std::optional<CanvasRevision>>> recheckHead(QString channel);
+
     // Test hook: the wall clock used for created_at (unix seconds). Default: system clock.
     void setClock(std::function<qint64()> clock) { m_clock = std::move(clock); }
 
@@ -154,6 +172,7 @@ private:
     QHash<QString, QString> m_watches; // channel → subscription id
     QHash<QString, QString> m_watchChannels; // subscription id → channel
     QHash<QString, int> m_watchCounts; // channel → sessions watching it
+    std::chrono::milliseconds m_staleRecheckAfter = kDefaultStaleRecheckAfter;
 };
 
 } // namespace buzz::canvas

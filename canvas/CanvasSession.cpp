@@ -44,12 +44,16 @@ CanvasSession::CanvasSession(CanvasService *service, QString channel, DraftScope
     , m_service(service)
     , m_channel(channel.toLower())
     , m_drafts(new CanvasDrafts(std::move(drafts), m_channel, this))
+    , m_recheck(new HeadRecheck(
+          service, m_channel, [this] { return m_headSource != HeadSource::Strong; }, this))
 {
     qRegisterMetaType<buzz::canvas::CanvasSession::Settled>();
     connect(m_drafts, &CanvasDrafts::autosaveDue, this, [this] { autosaveNow(true); });
     connect(m_drafts, &CanvasDrafts::draftStored, this, &CanvasSession::draftStored);
     connect(m_service, &CanvasService::canvasChanged, this, &CanvasSession::onLiveChange);
     connect(m_service, &CanvasService::relayConnected, this, &CanvasSession::retryByItself);
+    connect(m_recheck, &HeadRecheck::headRead, this,
+            [this](const CanvasRevision &head) { learn(head, HeadSource::Strong); });
     m_autoRetry.setSingleShot(true);
     connect(&m_autoRetry, &QTimer::timeout, this, [this] {
         if (m_service->isRelayConnected())
@@ -134,6 +138,8 @@ void CanvasSession::load()
                       setHead(read, HeadSource::Routed);
                   else if (read)
                       adoptIfNewer(*read, HeadSource::Routed);
+                  if (m_headSource == HeadSource::Routed)
+                      m_recheck->schedule();
                   emit loadFinished(true);
               });
 }
@@ -553,35 +559,30 @@ void CanvasSession::restoreDraft(const Draft &draft)
                   m_draftBaseLoading = false;
                   if (m_editing || m_state != State::Viewing)
                       return;
-                  if (!base) {
-                      emit draftFailed(base.error(), draft);
-                      return;
-                  }
-                  if (!*base) {
-                      emit draftFailed(
-                          client::RelayError::make(
-                              client::RelayError::Kind::NotFound,
-                              QStringLiteral("the revision this draft started from is not on the "
-                                             "relay")),
-                          draft);
-                      return;
-                  }
-                  enterEditing(**base, draft.content);
+                  if (base && *base)
+                      return enterEditing(**base, draft.content);
+                  emit draftFailed(base ? client::RelayError::make(
+                                       client::RelayError::Kind::NotFound,
+                                       QStringLiteral("the revision this draft started "
+                                                      "from is not on the relay"))
+                                        : base.error(),
+                                   draft);
               });
-}
-
-void CanvasSession::learnRevision(const CanvasRevision &revision)
-{
-    onLiveChange(m_channel, revision);
 }
 
 void CanvasSession::onLiveChange(const QString &channel, const CanvasRevision &revision)
 {
-    if (channel.compare(m_channel, Qt::CaseInsensitive) != 0)
-        return;
-    if (m_head && !revision.isNewerThan(*m_head))
+    if (channel.compare(m_channel, Qt::CaseInsensitive) == 0)
+        learn(revision, HeadSource::Routed);
+}
+
+void CanvasSession::learn(const CanvasRevision &revision, HeadSource source)
+{
+    if (m_head && !revision.isNewerThan(*m_head)) {
+        adoptIfNewer(revision, source); // the writer confirmed the head: it is known strongly
         return; // an echo of what we show, or an older revision arriving late
-    adoptIfNewer(revision, HeadSource::Routed);
+    }
+    adoptIfNewer(revision, source);
     if (!m_editing || isOwnRevision(revision.eventId))
         return;
     // The echo of our own save in flight may beat its answer.

@@ -2,6 +2,7 @@
 
 #include "canvas/CanvasDrafts.h"
 #include "canvas/CanvasRevision.h"
+#include "canvas/HeadRecheck.h"
 #include "canvas/RecentRevisions.h"
 #include "canvas/SaveOutcome.h"
 #include "net/client/RelayError.h"
@@ -33,7 +34,11 @@ class CanvasService;
 //  - A draft is deleted only for text provably in a verified revision, or when the user
 //    discards it.
 //  - The head never steps back: a display read (maybe from a lagging replica) replaces it only
-//    with a newer revision (nostr::isNewer).
+//    with a newer revision (nostr::isNewer). And it never lags what the window shows elsewhere:
+//    a newer revision learned from any read (a live event, a History page, a search result,
+//    CanvasService::noteRevision) becomes the head, announced as a live change while editing; a
+//    head shown from a display read is read again from the writer once the relay's staleness
+//    budget has passed (HeadRecheck).
 //  - A save that failed for want of a connection (nothing could be sent, or its answer was lost)
 //    waits for the relay and goes out by itself once the connection is back, or after a backoff
 //    when the connection looked fine: the same signed event, checked strongly for existence
@@ -135,7 +140,7 @@ public:
     void discardDraft(const DraftKey &key); // the user confirmed
     void flushDraft(); // a pending autosave is written now (switching channel, quitting)
     // A revision learned through another path (live event, tests): becomes the head if newer.
-    void learnRevision(const CanvasRevision &revision);
+    void learnRevision(const CanvasRevision &revision) { learn(revision, HeadSource::Routed); }
 
 signals:
     void stateChanged(buzz::canvas::CanvasSession::State state);
@@ -164,6 +169,7 @@ private:
     void settleRestore(const SaveOutcome &outcome);
     void confirm(const CanvasRevision &revision);
     void onLiveChange(const QString &channel, const CanvasRevision &revision);
+    void learn(const CanvasRevision &revision, HeadSource source);
     void autosaveNow(bool background);
     void setWaitingForRelay(bool waiting);
     void retryByItself();
@@ -179,6 +185,7 @@ private:
     HeadSource m_headSource = HeadSource::None;
     bool m_loading = false;
     std::optional<client::RelayError> m_loadError;
+    HeadRecheck *m_recheck;
 
     bool m_editing = false;
     bool m_edited = false;

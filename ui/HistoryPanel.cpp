@@ -213,6 +213,14 @@ void HistoryPanel::onFirstPage(const client::Result<canvas::HistoryPage> &page, 
         return;
     }
     m_model->setFirstPage(*page);
+    // A revision newer than the session's head on top (a live event that never came): the session
+    // adopts it, so the header, the canvas and the "Current" badge agree. The list shows it
+    // already: its head change needs no second read.
+    const auto &head = m_session->head();
+    if (!page->revisions.empty() && (!head || page->revisions.front().isNewerThan(*head))) {
+        m_listedHeadId = page->revisions.front().eventId.toLower();
+        m_services.canvas->noteRevision(m_session->channel(), page->revisions.front());
+    }
     m_status->setText(m_model->rowCount() == 0 ? tr("No revisions yet.") : QString());
     m_status->setToolTip({});
     const int row = m_model->rowOf(selectedId);

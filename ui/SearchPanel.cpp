@@ -1,5 +1,6 @@
 #include "ui/SearchPanel.h"
 
+#include "canvas/CanvasService.h"
 #include "canvas/ProfileCache.h"
 #include "canvas/SearchService.h"
 #include "net/nostr/Nip19.h"
@@ -176,6 +177,15 @@ void SearchPanel::runSearch()
             return hit.kind != Hit::Kind::Heading;
         }));
         m_model->setHits(std::move(hits));
+        // What the results show is never newer than what an open canvas calls current: a newer
+        // revision found here becomes its head (as a live event would have).
+        if (*pending->canvases && m_services.canvas) {
+            for (const canvas::CanvasSearchHit &found : pending->canvases->value()) {
+                m_services.canvas->noteRevision(found.channel, found.newestMatch);
+                if (found.head)
+                    m_services.canvas->noteRevision(found.channel, *found.head);
+            }
+        }
         m_status->setText(!problem.isEmpty() ? problem
                               : count == 0   ? tr("No results for “%1”.").arg(query)
                                              : QString());

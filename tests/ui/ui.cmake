@@ -3,8 +3,10 @@ add_library(buzz_ui_test_harness STATIC "${CMAKE_CURRENT_LIST_DIR}/UiTestHarness
 target_link_libraries(buzz_ui_test_harness PUBLIC buzz_desktop buzz_canvas_testsupport Qt6::Test
     PRIVATE buzz_compile_options)
 
+# reconcile: the header, the canvas and History agree on the current revision when the live
+# subscription misses one (History, search and the re-check after the staleness budget).
 foreach(_suite first_run conflict_merge history_restore draft_recovery paused_replica save_flows
-        session_replica)
+        session_replica reconcile)
     buzz_add_qtest(NAME test_ui_${_suite} SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_${_suite}.cpp"
         LIBS buzz_ui_test_harness TIMEOUT 120 LABELS ui)
     set_target_properties(test_ui_${_suite} PROPERTIES AUTOMOC ON)
