@@ -31,7 +31,7 @@ QString CliApp::usageText()
         "  event sign                           stdin JSON template -> signed event\n"
         "  event verify                         stdin, one event per line -> {\"valid\",\"id\"} "
         "per line\n"
-        "  relay check [--json]\n"
+        "  relay check [--json] [--admin-token TOKEN]\n"
         "                                       the relay battery in a throwaway channel; exit 0\n"
         "                                       only if no row failed (see the man page)\n"
         "\n"

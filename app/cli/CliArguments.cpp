@@ -14,12 +14,13 @@ const QSet<QString> &CliArguments::flagNames()
 const QSet<QString> &CliArguments::valueNames()
 {
     static const QSet<QString> names {
-        QStringLiteral("relay"),    QStringLiteral("private-key"),
-        QStringLiteral("channel"),  QStringLiteral("content"),
-        QStringLiteral("revision"), QStringLiteral("limit"),
-        QStringLiteral("name"),     QStringLiteral("about"),
-        QStringLiteral("type"),     QStringLiteral("key"),
-        QStringLiteral("timeout"),  QStringLiteral("expected-revision")};
+        QStringLiteral("relay"),      QStringLiteral("private-key"),
+        QStringLiteral("channel"),    QStringLiteral("content"),
+        QStringLiteral("revision"),   QStringLiteral("limit"),
+        QStringLiteral("name"),       QStringLiteral("about"),
+        QStringLiteral("type"),       QStringLiteral("key"),
+        QStringLiteral("timeout"),    QStringLiteral("expected-revision"),
+        QStringLiteral("admin-token")};
     return names;
 }
 

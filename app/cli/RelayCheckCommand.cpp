@@ -2,7 +2,11 @@
 
 #include "AuthChecks.h"
 #include "CanvasCasChecks.h"
+#include "CanvasReadChecks.h"
 #include "CliContext.h"
+#include "ConsistencyChecks.h"
+#include "LagChecks.h"
+#include "LiveChecks.h"
 #include "RelayCheckContext.h"
 #include "net/client/RelaySocket.h"
 #include "net/nostr/Kinds.h"
@@ -54,17 +58,23 @@ nostr::Event deleteEvent(const RelayProbe &probe, const QString &channel)
 QCoro::Task<int> RelayCheckCommand::run(CliContext &context)
 {
     if (context.args().word(1) != QLatin1String("check") || context.args().positional().size() > 2)
-        co_return context.usageError(QStringLiteral("usage: relay check [--json]"));
+        co_return context.usageError(
+            QStringLiteral("usage: relay check [--json] [--admin-token TOKEN]"));
     if (!co_await context.loadIdentity(true) || !context.connect())
         co_return context.exitCode();
     client::RelayConnection &connection = context.connection();
     RelayProbe probe(connection.httpBase(), connection.secretKey(), kAnswerTimeout);
     RelayCheckReport report;
-    RelayCheckContext check = checkContext(probe, connection, report, std::nullopt);
+    RelayCheckContext check = checkContext(probe, connection, report,
+                                           context.args().option(QStringLiteral("admin-token")));
 
     co_await createChannel(check);
     co_await AuthChecks::run(check);
+    co_await ConsistencyChecks::run(check);
     co_await CanvasCasChecks::run(check);
+    co_await CanvasReadChecks::run(check);
+    co_await LagChecks::run(check);
+    co_await LiveChecks::run(check);
     co_await deleteChannel(check);
     connection.socket()->close();
 

@@ -7,7 +7,7 @@ namespace buzz::cli {
 class CliContext;
 struct RelayCheckContext;
 
-// `buzz-canvas-cli [--relay URL] relay check [--json]`: the documented
+// `buzz-canvas-cli [--relay URL] relay check [--json] [--admin-token TOKEN]`: the documented
 // battery (README.md "Checking a relay", buzz-canvas-cli(1)) against any relay, in a private
 // throwaway channel it creates and deletes where the relay allows. The report goes to stdout
 // (text, or one JSON object with --json); exit 0 only when no row failed, else 4 with the failed
