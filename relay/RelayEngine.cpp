@@ -278,6 +278,12 @@ void RelayEngine::ingestAsync(std::shared_ptr<const nostr::Event> event, Request
     d->ingestAsync(std::move(event), std::move(context), std::move(done));
 }
 
+void RelayEngine::setOutboundBudget(std::shared_ptr<OutboundBudget> budget)
+{
+    if (d->queries)
+        d->queries->setOutboundBudget(std::move(budget));
+}
+
 QueryResult RelayEngine::query(const std::vector<nostr::Filter> &filters,
                                const RequestContext &context, ReadPath path)
 {

@@ -73,6 +73,10 @@ public:
     void ingestAsync(std::shared_ptr<const nostr::Event> event, RequestContext context,
                      std::function<void(IngestResult)> done);
 
+    // Answers of query() are charged to `budget` while they are assembled (relay/README.md
+    // "Limits"); set by the server before it serves, null for none.
+    void setOutboundBudget(std::shared_ptr<OutboundBudget> budget);
+
     QueryResult query(const std::vector<nostr::Filter> &filters, const RequestContext &context,
                       ReadPath path);
     QueryResult count(const std::vector<nostr::Filter> &filters, const RequestContext &context,

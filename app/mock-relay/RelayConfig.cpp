@@ -91,6 +91,13 @@ struct OptionSet
         QStringLiteral("WebSocket connections accepted at once; more are closed silently "
                        "(BUZZ_MAX_CONNECTIONS, default 10000)."),
         QStringLiteral("N")};
+    QCommandLineOption maxOutboundMb {
+        QStringLiteral("max-outbound-mb"),
+        QStringLiteral("Memory the relay holds for all clients together: answers being "
+                       "assembled and bytes sent but not yet read. Past it, answers over 1 MiB "
+                       "are refused (retry later) and the connections holding the most unread "
+                       "bytes are cut (BUZZ_MAX_OUTBOUND_MB, 64..1048576, default 256)."),
+        QStringLiteral("MIB")};
     QCommandLineOption httpHeadTimeoutMs {
         QStringLiteral("http-head-timeout-ms"),
         QStringLiteral("Time an HTTP request head may take from its first byte to its end; "
@@ -127,6 +134,7 @@ struct OptionSet
                            replicaLagMs,
                            readMaxAgeMs,
                            maxConnections,
+                           maxOutboundMb,
                            httpHeadTimeoutMs,
                            httpBodyTimeoutMs,
                            httpIdleTimeoutMs});
@@ -434,6 +442,16 @@ Expected<RelayConfig::Parsed> RelayConfig::fromArguments(const QStringList &argu
         if (!connections)
             return Unexpected(connections.error());
         config.maxConnections = *connections;
+    }
+    if (auto value = fromOptionOrEnvironment(parser, options.maxOutboundMb, environment,
+                                             QStringLiteral("BUZZ_MAX_OUTBOUND_MB"))) {
+        bool ok = false;
+        const int mib = value->toInt(&ok);
+        if (!ok || mib < kMinOutboundMiB || mib > kMaxOutboundMiB)
+            return Unexpected("--max-outbound-mb expects an integer from "
+                              + std::to_string(kMinOutboundMiB) + " to "
+                              + std::to_string(kMaxOutboundMiB) + ", got " + value->toStdString());
+        config.maxOutboundMiB = mib;
     }
     if (auto problem = applyReplicaSettings(config, parser, options.readMaxAgeMs, environment))
         return Unexpected(*problem);

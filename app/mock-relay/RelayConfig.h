@@ -1,6 +1,7 @@
 #pragma once
 
 #include "net/nostr/Expected.h"
+#include "relay/model/OutboundBudget.h"
 #include "relay/server/HttpRequestGuard.h"
 
 #include <QProcessEnvironment>
@@ -19,6 +20,9 @@ namespace buzz::relay {
 // place the relay's settings are read from the environment: the relay library takes values.
 inline constexpr int kMinHttpTimeoutMs = 100;
 inline constexpr int kMaxHttpTimeoutMs = 30000;
+// --max-outbound-mb: at least two of the largest answers (32 MiB each) fit.
+inline constexpr int kMinOutboundMiB = 64;
+inline constexpr int kMaxOutboundMiB = 1024 * 1024;
 
 struct RelayConfig
 {
@@ -48,6 +52,9 @@ struct RelayConfig
     QString readBudgetSource; // the option or variable the budget came from; empty = default
     int readPoolSize = 4; // BUZZ_DB_READ_POOL_SIZE: reader connections per replica, 1..256
     int maxConnections = 10000; // --max-connections / BUZZ_MAX_CONNECTIONS
+    // --max-outbound-mb / BUZZ_MAX_OUTBOUND_MB: bytes held for all clients together (answers
+    // being assembled, bytes waiting unread), in MiB, kMinOutboundMiB..kMaxOutboundMiB
+    int maxOutboundMiB = int(OutboundBudget::kDefaultLimitBytes / (1024 * 1024));
     // HTTP head/body/idle timeouts: --http-{head,body,idle}-timeout-ms /
     // BUZZ_HTTP_{HEAD,BODY,IDLE}_TIMEOUT_MS, each kMinHttpTimeoutMs..kMaxHttpTimeoutMs
     HttpLimits httpLimits;

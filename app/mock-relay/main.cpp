@@ -117,6 +117,7 @@ int main(int argc, char *argv[])
     setup.server.requireRelayMembership = config.requireRelayMembership;
     setup.server.relayMembers = config.relayMembers;
     setup.server.maxConnections = config.maxConnections;
+    setup.server.maxRelayOutboundBytes = std::size_t(config.maxOutboundMiB) * 1024 * 1024;
     setup.server.httpLimits = config.httpLimits;
     setup.server.adminToken = config.adminToken.value_or(std::string());
     setup.seedDemo = config.seed.has_value();

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "relay/model/OutboundBudget.h"
 #include "relay/model/StoredEvent.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +28,8 @@ struct QueryResult
     std::int64_t count = 0; // for count()
     std::string route = "writer"; // "writer" | "replica"
     std::string routeReason = "disabled";
+    // The events' share of the relay-wide outbound budget, held while they are (null: none).
+    std::shared_ptr<OutboundBudget::Hold> hold;
 };
 
 // Subscription admission for WS REQ: empty when allowed, else the CLOSED reason

@@ -12,6 +12,7 @@
 #include "relay/store/SqliteConnection.h"
 
 #include <QLoggingCategory>
+#include <QScopeGuard>
 
 #include <algorithm>
 #include <unordered_set>
@@ -228,6 +229,7 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
 {
     const bool dedupe = !isHttpPath(path);
     bool tooLarge = false;
+    bool budgetFull = false;
     bool accessFailed = false;
     const auto access = writerAccess(filters, path, context, accessFailed);
     if (accessFailed)
@@ -239,6 +241,9 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
             std::unordered_set<std::string> seen;
             std::size_t bytes = 0;
             tooLarge = false;
+            budgetFull = false;
+            if (m_budget)
+                result.hold = std::make_shared<OutboundBudget::Hold>(m_budget);
             // One row the filter's statement returned; false once the answer is too large.
             const auto keep = [&](const nostr::Filter &filter, ReadAttempt::Page &page,
                                   StoredEvent &&stored) {
@@ -252,6 +257,11 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
                 bytes += stored.json.size();
                 if (bytes > kMaxResponseBytes) {
                     tooLarge = true;
+                    return false;
+                }
+                // The relay-wide bound (relay/README.md "Limits"): the JSON and the parsed event.
+                if (result.hold && !result.hold->take(2 * stored.json.size())) {
+                    budgetFull = true;
                     return false;
                 }
                 result.events.push_back(std::move(stored));
@@ -274,6 +284,17 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
                         attempt.timedOut = rows.sqlState() == store::pgstate::kQueryCanceled;
                         break;
                     }
+                    // libpq holds every row until the result is cleared: that counts against
+                    // the relay-wide bound too while the rows are read.
+                    const std::size_t resultBytes = rows.memoryBytes();
+                    if (result.hold && !result.hold->take(resultBytes)) {
+                        budgetFull = true;
+                        return true;
+                    }
+                    const auto giveBack = qScopeGuard([&] {
+                        if (result.hold)
+                            result.hold->give(resultBytes);
+                    });
                     for (int row = 0; row < rows.rows(); ++row) {
                         if (!keep(filter, page, store::PgEventReader::rowToStoredEvent(rows, row)))
                             return true;
@@ -308,8 +329,10 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
             return true;
         },
         liveScopesFor(filters, path, writer));
-    if (tooLarge && routed.status == QueryResult::Status::Ok) {
-        QueryResult refused = failure(QueryResult::Status::BadRequest, kResponseTooLarge);
+    if ((tooLarge || budgetFull) && routed.status == QueryResult::Status::Ok) {
+        QueryResult refused = tooLarge
+            ? failure(QueryResult::Status::BadRequest, kResponseTooLarge)
+            : failure(QueryResult::Status::Retryable, OutboundBudget::kFullMessage);
         refused.route = routed.route;
         refused.routeReason = routed.routeReason;
         return refused;

@@ -28,6 +28,10 @@ public:
         : m_router(router)
     { }
 
+    // Answers are charged to `budget` while they are assembled (null: unbounded); set before
+    // the first read.
+    void setOutboundBudget(std::shared_ptr<OutboundBudget> budget) { m_budget = std::move(budget); }
+
     QueryResult query(const std::vector<nostr::Filter> &filters, const RequestContext &context,
                       ReadPath path);
     QueryResult count(const std::vector<nostr::Filter> &filters, const RequestContext &context,
@@ -68,6 +72,7 @@ private:
                   const WriterAccess *access);
 
     routing::ReadRouter &m_router;
+    std::shared_ptr<OutboundBudget> m_budget;
 };
 
 } // namespace buzz::relay::query

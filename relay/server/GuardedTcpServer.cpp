@@ -15,14 +15,12 @@ Q_LOGGING_CATEGORY(lcRelayAccept, "buzz.relay.accept")
 
 namespace buzz::relay {
 
-GuardedTcpServer::GuardedTcpServer(HttpLimits limits, HttpConnectionGuard::HostCheck isKnownHost,
-                                   HttpConnectionGuard::Upgrade upgrade, ServerMetrics *metrics,
+GuardedTcpServer::GuardedTcpServer(HttpLimits limits, HttpConnectionGuard::Hooks hooks,
                                    int maxOpenConnections, QObject *parent)
     : QTcpServer(parent)
     , m_limits(limits)
-    , m_isKnownHost(std::move(isKnownHost))
-    , m_upgrade(std::move(upgrade))
-    , m_metrics(metrics)
+    , m_hooks(std::move(hooks))
+    , m_metrics(m_hooks.metrics)
     , m_maxOpen(std::max(1, maxOpenConnections))
 {
     m_maxPending = maxPendingConnections();
@@ -53,8 +51,7 @@ void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
         return;
     }
     ++m_open;
-    auto *guard = new HttpConnectionGuard(socket, m_httpServer, m_limits, m_isKnownHost, m_upgrade,
-                                          m_metrics);
+    auto *guard = new HttpConnectionGuard(socket, m_httpServer, m_limits, m_hooks);
     // The guard is the socket's child: it goes when the socket goes, whoever deletes it
     // (QHttpServer, a WebSocket), and nobody else cuts its signals.
     connect(guard, &QObject::destroyed, this, &GuardedTcpServer::onConnectionFreed);
@@ -80,6 +77,18 @@ QTcpSocket *GuardedTcpServer::nextPendingConnection()
     if (m_full)
         pauseAccepting();
     return socket;
+}
+
+std::vector<HttpConnectionGuard *> GuardedTcpServer::httpGuards() const
+{
+    std::vector<HttpConnectionGuard *> guards;
+    for (QTcpSocket *socket : findChildren<QTcpSocket *>(QString(), Qt::FindDirectChildrenOnly)) {
+        auto *guard =
+            socket->findChild<HttpConnectionGuard *>(QString(), Qt::FindDirectChildrenOnly);
+        if (guard && guard->waitingBytes() > 0)
+            guards.push_back(guard);
+    }
+    return guards;
 }
 
 void GuardedTcpServer::onConnectionFreed()

@@ -7,6 +7,8 @@
 #include <QTcpServer>
 #include <QTimer>
 
+#include <vector>
+
 namespace buzz::relay {
 
 class ServerMetrics;
@@ -32,9 +34,8 @@ public:
     static constexpr int kReservedDescriptors = 64;
     static constexpr int kMinOpenConnections = 16;
 
-    GuardedTcpServer(HttpLimits limits, HttpConnectionGuard::HostCheck isKnownHost,
-                     HttpConnectionGuard::Upgrade upgrade, ServerMetrics *metrics,
-                     int maxOpenConnections, QObject *parent = nullptr);
+    GuardedTcpServer(HttpLimits limits, HttpConnectionGuard::Hooks hooks, int maxOpenConnections,
+                     QObject *parent = nullptr);
 
     // Connections this process can hold now: the RLIMIT_NOFILE soft limit less the descriptors
     // already open and kReservedDescriptors, at least kMinOpenConnections.
@@ -45,6 +46,8 @@ public:
     void setHttpServer(QObject *httpServer) { m_httpServer = httpServer; }
     // Accepted connections not yet closed (HTTP and WebSocket alike).
     int openConnections() const { return m_open; }
+    // The guards of connections still on HTTP.
+    std::vector<HttpConnectionGuard *> httpGuards() const;
 
     // QHttpServer takes each connection here; QTcpServer re-enables accepting in it, so a full
     // server pauses again. QHttpServer connects to a connection right after taking it and then
@@ -62,8 +65,7 @@ private:
     void setFull(bool full);
 
     HttpLimits m_limits;
-    HttpConnectionGuard::HostCheck m_isKnownHost;
-    HttpConnectionGuard::Upgrade m_upgrade;
+    HttpConnectionGuard::Hooks m_hooks;
     ServerMetrics *m_metrics;
     QPointer<HttpConnectionGuard> m_handedOut; // its socket was taken last, not yet followed
     QObject *m_httpServer = nullptr;

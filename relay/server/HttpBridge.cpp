@@ -110,7 +110,7 @@ HttpReply readEvents(const HttpBridge::Request &request, const RequestContext &c
         return withRouteHeader(HttpReply::json("{\"count\":" + std::to_string(result.count) + "}"),
                                result);
     }
-    const QueryResult result = engine.query(*filters, context, ReadPath::BridgeQuery);
+    QueryResult result = engine.query(*filters, context, ReadPath::BridgeQuery);
     if (result.status != QueryResult::Status::Ok)
         return withRouteHeader(readFailure(result), result);
     std::size_t size = 2;
@@ -125,7 +125,9 @@ HttpReply readEvents(const HttpBridge::Request &request, const RequestContext &c
         body += result.events[i].json; // verbatim wire JSON, never re-serialised
     }
     body += ']';
-    return withRouteHeader(HttpReply::json(std::move(body)), result);
+    HttpReply reply = withRouteHeader(HttpReply::json(std::move(body)), result);
+    reply.hold = std::move(result.hold); // held until the answer is written
+    return reply;
 }
 
 } // namespace
@@ -197,6 +199,13 @@ void HttpBridge::respond(std::uint64_t ticket, HttpReply reply)
         return;
     Pending &pending = node.mapped();
     m_context.metrics->increment(ServerMetrics::httpSeries(pending.route, reply.status));
+    if (reply.status == 503 && reply.body.find(OutboundBudget::kFullMessage) != std::string::npos) {
+        m_context.metrics->increment(
+            ServerMetrics::labelled("buzz_http_reads_refused_total", "reason", "outbound_memory"));
+        // The rows read before the refusal (a megabyte or more) were freed on a worker.
+        if (m_context.releaseMemory)
+            m_context.releaseMemory();
+    }
     // Nothing when the client hung up: the write (if any) already committed, nobody to tell.
     pending.reply.send(std::move(reply));
 }

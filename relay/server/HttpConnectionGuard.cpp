@@ -37,18 +37,17 @@ const char *refusalReason(int status)
 } // namespace
 
 HttpConnectionGuard::HttpConnectionGuard(QTcpSocket *socket, QObject *httpServer,
-                                         const HttpLimits &limits, HostCheck isKnownHost,
-                                         Upgrade upgrade, ServerMetrics *metrics)
+                                         const HttpLimits &limits, const Hooks &hooks)
     : QObject(socket)
     , m_socket(socket)
     , m_httpServer(httpServer)
     , m_limits(limits)
     , m_guard(limits)
-    , m_isKnownHost(std::move(isKnownHost))
-    , m_upgrade(std::move(upgrade))
-    , m_metrics(metrics)
+    , m_hooks(hooks)
+    , m_metrics(hooks.metrics)
     , m_replies(new HttpReplyOrder(socket))
 {
+    m_replies->setOnWritten([this] { account(); });
     m_readConnection =
         connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnectionGuard::onReadyRead);
     connect(m_socket, &QTcpSocket::bytesWritten, this, &HttpConnectionGuard::onBytesWritten);
@@ -105,7 +104,7 @@ void HttpConnectionGuard::onReadyRead()
         refuse(verdict.status, verdict.body, "text/plain; charset=utf-8");
         return;
     case HttpRequestGuard::Verdict::Kind::Upgrade:
-        if (!m_isKnownHost(m_guard.lastHead().host)) {
+        if (!m_hooks.isKnownHost(m_guard.lastHead().host)) {
             refuse(404, R"({"error":"relay: no community is configured for this host"})",
                    "application/json");
             return;
@@ -131,8 +130,10 @@ void HttpConnectionGuard::handOver()
     if (m_socket->isTransactionStarted())
         m_socket->rollbackTransaction();
     stopWatching();
-    if (m_upgrade)
-        m_upgrade(m_socket);
+    m_handedOver = true;
+    releaseAccount(); // its WebSocket session counts what it sends
+    if (m_hooks.upgrade)
+        m_hooks.upgrade(m_socket);
     else
         m_socket->abort();
 }
@@ -162,8 +163,48 @@ void HttpConnectionGuard::rearm()
     }
 }
 
+HttpConnectionGuard::~HttpConnectionGuard()
+{
+    releaseAccount();
+}
+
+void HttpConnectionGuard::account()
+{
+    if (!m_hooks.budget || m_handedOver)
+        return;
+    const std::int64_t waiting = m_socket->bytesToWrite();
+    if (waiting == m_accounted)
+        return;
+    m_hooks.budget->add(waiting - m_accounted);
+    m_accounted = waiting;
+    m_peakWaiting = std::max(m_peakWaiting, waiting);
+    if (m_hooks.budget->over() && m_hooks.relieveOutbound)
+        m_hooks.relieveOutbound();
+}
+
+void HttpConnectionGuard::releaseAccount()
+{
+    if (m_hooks.budget && m_accounted != 0)
+        m_hooks.budget->add(-m_accounted);
+    m_accounted = 0;
+    // Answers of a megabyte or more were buffered: hand what they used back to the system.
+    if (m_peakWaiting >= std::int64_t(OutboundBudget::kSmallAnswerBytes) && m_hooks.releaseMemory)
+        m_hooks.releaseMemory();
+    m_peakWaiting = 0;
+}
+
+void HttpConnectionGuard::shed()
+{
+    m_metrics->increment(ServerMetrics::labelled("buzz_http_connections_closed_total", "reason",
+                                                 "relay_outbound_memory"));
+    m_timer.stop();
+    m_socket->abort();
+    releaseAccount();
+}
+
 void HttpConnectionGuard::onBytesWritten()
 {
+    account();
     if (m_draining) {
         if (m_replies->closed() && m_socket->bytesToWrite() == 0 && !m_shutDown) {
             m_shutDown = true;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "relay/model/OutboundBudget.h"
 #include "relay/server/HttpRequestGuard.h"
 
 #include <QObject>
@@ -8,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -33,17 +35,34 @@ class HttpConnectionGuard : public QObject
 {
     Q_OBJECT
 public:
-    // True when the Host header names a community (a WebSocket upgrade is answered 404 otherwise).
-    using HostCheck = std::function<bool(std::string_view host)>;
-    // Takes a socket whose WebSocket handshake head is complete and unread in its buffer.
-    using Upgrade = std::function<void(QTcpSocket *socket)>;
+    // What every connection's guard shares, from the server.
+    struct Hooks
+    {
+        // True when the Host header names a community (a WebSocket upgrade is answered 404
+        // otherwise).
+        std::function<bool(std::string_view host)> isKnownHost;
+        // Takes a socket whose WebSocket handshake head is complete and unread in its buffer.
+        std::function<void(QTcpSocket *socket)> upgrade;
+        ServerMetrics *metrics = nullptr;
+        // The relay-wide outbound bound: the bytes waiting in this socket count against it.
+        std::shared_ptr<OutboundBudget> budget;
+        std::function<void()> relieveOutbound; // the budget is over its limit
+        std::function<void()> releaseMemory; // large buffers were freed
+    };
 
     HttpConnectionGuard(QTcpSocket *socket, QObject *httpServer, const HttpLimits &limits,
-                        HostCheck isKnownHost, Upgrade upgrade, ServerMetrics *metrics);
+                        const Hooks &hooks);
+    ~HttpConnectionGuard() override;
 
     // Connects the slot that runs after QHttpServer's readyRead slot; to be called once, right
     // after QHttpServer connected to the socket.
     void followHttpServer();
+
+    // Bytes of answers written and not yet read by the client (0 once the socket is a
+    // WebSocket: its session counts them).
+    std::int64_t waitingBytes() const { return m_accounted; }
+    // Cut for the relay-wide outbound bound.
+    void shed();
 
 private:
     void onReadyRead();
@@ -53,6 +72,9 @@ private:
     void rearm();
     void refuse(int status, const std::string &body, const QByteArray &contentType);
     void stopWatching();
+    // Brings the budget's share of this socket up to date.
+    void account();
+    void releaseAccount();
     void handOver();
     void cutWhenHandled();
     void cut();
@@ -61,15 +83,17 @@ private:
     QPointer<QObject> m_httpServer;
     HttpLimits m_limits;
     HttpRequestGuard m_guard;
-    HostCheck m_isKnownHost;
-    Upgrade m_upgrade;
+    Hooks m_hooks;
     ServerMetrics *m_metrics;
+    std::int64_t m_accounted = 0; // bytesToWrite() as last charged to the budget
+    std::int64_t m_peakWaiting = 0;
     QTimer m_timer;
     QMetaObject::Connection m_readConnection;
     HttpRequestGuard::Phase m_timedPhase = HttpRequestGuard::Phase::Idle;
     std::uint64_t m_timedRequests = 0;
     qint64 m_seenUnread = 0; // bytes at the front of the read buffer already fed to m_guard
     bool m_following = false;
+    bool m_handedOver = false; // a WebSocket now
     HttpReplyOrder *m_replies; // a child of the socket too
     // Refused: the answers owed before the refusal, then the refusal, and the rest discarded.
     bool m_draining = false;

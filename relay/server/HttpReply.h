@@ -1,7 +1,10 @@
 #pragma once
 
+#include "relay/model/OutboundBudget.h"
+
 #include <QByteArray>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +20,8 @@ struct HttpReply
     std::string body;
     QByteArray contentType = "application/json";
     std::vector<std::pair<QByteArray, QByteArray>> headers;
+    // The answer's share of the relay-wide outbound budget, held until it is written.
+    std::shared_ptr<OutboundBudget::Hold> hold;
 
     // {"error":"<message>"} with the given status, as every bridge error upstream.
     static HttpReply error(int status, std::string_view message);

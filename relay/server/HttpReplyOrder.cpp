@@ -72,6 +72,9 @@ void HttpReplyOrder::flush()
         }
         m_heldBytes -= held.reply.body.size();
         writeReplyNow(*held.responder, held.reply);
+        held = Held {}; // its share of the outbound budget goes as the socket's takes over
+        if (m_onWritten)
+            m_onWritten();
     }
     if (!m_closed && m_closing && m_written == m_taken) {
         m_closed = true;

@@ -48,6 +48,8 @@ public:
     // Place `ticket` will never be answered: when its turn comes the connection is closed after
     // the answers before it, so no later answer can be taken for its.
     void abandon(std::uint64_t ticket);
+    // Runs after each answer written to the socket.
+    void setOnWritten(std::function<void()> onWritten) { m_onWritten = std::move(onWritten); }
     // The connection's last answer (a refusal): written after every place taken so far, then
     // nothing more; `written` runs once it is handed to the socket.
     void closeWith(QByteArray answer, std::function<void()> written);
@@ -69,6 +71,7 @@ private:
     bool m_closing = false; // closeWith() called
     QByteArray m_finalAnswer;
     std::function<void()> m_finalWritten;
+    std::function<void()> m_onWritten;
     bool m_closed = false; // nothing more is written
 };
 

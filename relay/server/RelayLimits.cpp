@@ -80,6 +80,12 @@ std::vector<RelayLimit> relayLimits(const RelayServer::Options &options)
          ""},
         {"WebSocket bytes waiting unread (pongs included)", formatBytes(options.maxOutboundBytes),
          "disconnected as a slow consumer", ""},
+        {"memory held for all clients together (answers being assembled, bytes waiting unread)",
+         formatBytes(options.maxRelayOutboundBytes),
+         "answers over " + formatBytes(OutboundBudget::kSmallAnswerBytes)
+             + " refused: 503 / CLOSED error: retryable: " + OutboundBudget::kFullMessage
+             + "; the connections holding the most unread bytes are cut",
+         "--max-outbound-mb"},
         {"WebSocket liveness", "ping every " + formatMilliseconds(options.pingIntervalMs),
          std::to_string(ServerContext {}.maxUnansweredPings) + " unanswered: disconnect", ""},
         {"WebSocket connections", std::to_string(options.maxConnections), "excess closed silently",

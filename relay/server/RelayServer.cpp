@@ -23,6 +23,10 @@
 #include <algorithm>
 #include <set>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 Q_LOGGING_CATEGORY(lcRelayServer, "buzz.relay.server")
 
 namespace buzz::relay {
@@ -61,6 +65,18 @@ RelayServer::RelayServer(RelayEngine &engine, Options options, QObject *parent)
 
     m_context.pingIntervalMs = std::max(1, m_options.pingIntervalMs);
     m_context.maxOutboundBytes = m_options.maxOutboundBytes;
+    m_budget = std::make_shared<OutboundBudget>(m_options.maxRelayOutboundBytes);
+    m_context.budget = m_budget;
+    m_context.relieveOutbound = [this] {
+        relieveOutbound();
+    };
+    m_context.releaseMemory = [this] {
+        scheduleMemoryRelease();
+    };
+    m_engine.setOutboundBudget(m_budget);
+    m_memoryRelease.setSingleShot(true);
+    m_memoryRelease.setInterval(kMemoryReleaseDelayMs);
+    connect(&m_memoryRelease, &QTimer::timeout, this, &RelayServer::releaseMemory);
     m_context.engine = &m_engine;
     m_context.workers = &m_workers;
     // One runner per core: signature checks are pure CPU, more runners would only take turns.
@@ -82,6 +98,7 @@ RelayServer::~RelayServer()
 {
     stop();
     m_context.mailbox->close();
+    m_engine.setOutboundBudget(nullptr);
 }
 
 bool RelayServer::start(const QString &hostAndPort)
@@ -121,14 +138,23 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
                                                       QWebSocketServer::NonSecureMode);
     connect(m_webSockets.get(), &QWebSocketServer::newConnection, this,
             &RelayServer::acceptWebSockets);
-    auto tcp = std::make_unique<GuardedTcpServer>(
-        m_options.httpLimits,
-        [this](std::string_view host) { return m_communities.resolve(host).has_value(); },
-        // A WebSocket handshake never reaches QHttpServer (relay/README.md "Limits"): its
-        // guard hands the socket, head unread, to this server, which answers 101.
-        [this](QTcpSocket *socket) { upgrade(socket); }, &m_metrics,
-        m_options.maxOpenConnections > 0 ? m_options.maxOpenConnections
-                                         : GuardedTcpServer::descriptorBudget());
+    HttpConnectionGuard::Hooks hooks;
+    hooks.isKnownHost = [this](std::string_view host) {
+        return m_communities.resolve(host).has_value();
+    };
+    // A WebSocket handshake never reaches QHttpServer (relay/README.md "Limits"): its guard
+    // hands the socket, head unread, to this server, which answers 101.
+    hooks.upgrade = [this](QTcpSocket *socket) {
+        upgrade(socket);
+    };
+    hooks.metrics = &m_metrics;
+    hooks.budget = m_budget;
+    hooks.relieveOutbound = m_context.relieveOutbound;
+    hooks.releaseMemory = m_context.releaseMemory;
+    auto tcp = std::make_unique<GuardedTcpServer>(m_options.httpLimits, std::move(hooks),
+                                                  m_options.maxOpenConnections > 0
+                                                      ? m_options.maxOpenConnections
+                                                      : GuardedTcpServer::descriptorBudget());
     if (!tcp->listen(address, port)) {
         m_error = QStringLiteral("cannot listen on %1:%2: %3")
                       .arg(address.toString())
@@ -403,8 +429,58 @@ void RelayServer::onSessionFinished(WsSession *session)
         session->deleteLater();
 }
 
+void RelayServer::relieveOutbound()
+{
+    if (m_relieving)
+        return; // a cut below re-enters through the session's own accounting
+    m_relieving = true;
+    // The slowest consumers hold the most unread bytes: cut them, one at a time, until the
+    // relay-wide bound holds again. What answers being assembled hold is not theirs to give.
+    while (m_budget->over()) {
+        WsSession *session = nullptr;
+        for (WsSession *candidate : m_sessions) {
+            if (!session || candidate->waitingBytes() > session->waitingBytes())
+                session = candidate;
+        }
+        HttpConnectionGuard *http = nullptr;
+        if (m_tcp) {
+            for (HttpConnectionGuard *candidate : m_tcp->httpGuards()) {
+                if (!http || candidate->waitingBytes() > http->waitingBytes())
+                    http = candidate;
+            }
+        }
+        const std::int64_t wsBytes = session ? session->waitingBytes() : 0;
+        const std::int64_t httpBytes = http ? http->waitingBytes() : 0;
+        if (std::max(wsBytes, httpBytes) < kMinShedBytes)
+            break;
+        if (wsBytes >= httpBytes)
+            session->dropForRelayOutbound();
+        else
+            http->shed();
+    }
+    m_relieving = false;
+}
+
+void RelayServer::scheduleMemoryRelease()
+{
+    if (!m_memoryRelease.isActive())
+        m_memoryRelease.start();
+}
+
+void RelayServer::releaseMemory()
+{
+    // glibc keeps freed memory in its arenas (one per worker thread that built an answer) until
+    // trimmed: answers and socket buffers of slow clients just went.
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+    m_metrics.increment("buzz_memory_releases_total");
+}
+
 void RelayServer::updateGauges()
 {
+    m_metrics.setGauge("buzz_outbound_bytes", m_budget->used());
+    m_metrics.setGauge("buzz_outbound_limit_bytes", std::int64_t(m_budget->limit()));
     std::size_t subscriptions = 0;
     for (const WsSession *session : m_sessions)
         subscriptions += session->subscriptionCount();

@@ -4,6 +4,7 @@
 #include "relay/auth/CommunityResolver.h"
 #include "relay/auth/HttpAuthenticator.h"
 #include "relay/auth/RelayMembership.h"
+#include "relay/model/OutboundBudget.h"
 #include "relay/server/HttpRequestGuard.h"
 #include "relay/server/JobQueue.h"
 #include "relay/server/OutboundQueue.h"
@@ -15,6 +16,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QThreadPool>
+#include <QTimer>
 
 #include <cstdint>
 #include <functional>
@@ -70,9 +72,15 @@ public:
         HttpLimits httpLimits;
         // Bytes a WebSocket may leave unread (everything the relay sends it) before it is cut.
         std::size_t maxOutboundBytes = OutboundQueue::kDefaultMaxBytes;
+        // Bytes the relay holds for all clients together: answers being assembled and bytes
+        // waiting unread (relay/README.md "Limits"; --max-outbound-mb).
+        std::size_t maxRelayOutboundBytes = OutboundBudget::kDefaultLimitBytes;
     };
 
     static constexpr const char *kDefaultCommunity = "local";
+    // Connections holding less unread than this are not cut for the relay-wide bound.
+    static constexpr std::int64_t kMinShedBytes = 64 * 1024;
+    static constexpr int kMemoryReleaseDelayMs = 200;
     static constexpr qsizetype kMaxBodyBytes = 1024 * 1024;
 
     RelayServer(RelayEngine &engine, Options options, QObject *parent = nullptr);
@@ -109,6 +117,9 @@ private:
     WsFrameGuard *takeFrameGuard(const QWebSocket &socket);
     void acceptWebSockets();
     void onSessionFinished(WsSession *session);
+    void relieveOutbound();
+    void scheduleMemoryRelease();
+    void releaseMemory();
     void onCommitted(std::shared_ptr<const StoredEvent> stored);
     void revokeLostAccess(const StoredEvent &stored);
     void updateGauges();
@@ -130,6 +141,9 @@ private:
     GuardedTcpServer *m_tcp = nullptr; // owned by m_http
     HttpBridge *m_bridge = nullptr;
     std::unordered_set<WsSession *> m_sessions;
+    std::shared_ptr<OutboundBudget> m_budget;
+    QTimer m_memoryRelease; // coalesces malloc_trim after large buffers were freed
+    bool m_relieving = false;
     std::string m_nip11;
     QString m_listenHost;
     quint16 m_port = 0;

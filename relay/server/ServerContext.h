@@ -38,6 +38,14 @@ struct ServerContext
     int maxUnansweredPings = 3;
     // Bytes a WebSocket may leave unread before it is cut as a slow consumer (OutboundQueue).
     std::size_t maxOutboundBytes = OutboundQueue::kDefaultMaxBytes;
+    // The relay-wide outbound bound (relay/README.md "Limits"), shared with the engine; null in
+    // tests that build sessions by hand.
+    std::shared_ptr<OutboundBudget> budget;
+    // On the network thread, when the budget is over its limit: cuts the connections holding
+    // the most unread bytes until it is not.
+    std::function<void()> relieveOutbound;
+    // Large buffers were freed: hand the memory back to the system soon (coalesced).
+    std::function<void()> releaseMemory;
     std::function<std::int64_t()> clock;
     // Replies of runOffThreadAsync work still to be posted; RelayServer::stop waits for them.
     std::shared_ptr<PendingReplies> pendingReplies = std::make_shared<PendingReplies>();

@@ -65,9 +65,11 @@ WsSession::WsSession(std::unique_ptr<QWebSocket> socket, WsFrameGuard *frames,
     connect(m_socket.get(), &QWebSocket::disconnected, this, [this] {
         if (!m_finished) {
             m_finished = true;
+            releaseAccount();
             emit finished(this);
         }
     });
+    connect(m_socket.get(), &QWebSocket::bytesWritten, this, [this] { account(false); });
     // Liveness: a peer that stops answering pings (a dead laptop, a dropped NAT mapping) is cut
     // after a few intervals instead of holding its subscriptions forever. Any pong counts.
     connect(m_socket.get(), &QWebSocket::pong, this, [this] { m_unansweredPings = 0; });
@@ -122,6 +124,43 @@ WsSession::~WsSession()
         m_socket->disconnect(this);
         m_socket->abort();
     }
+    releaseAccount();
+}
+
+void WsSession::account(bool relieve)
+{
+    if (!m_context.budget || m_finished)
+        return;
+    const std::int64_t waiting = m_socket->bytesToWrite();
+    if (waiting == m_accounted)
+        return;
+    m_context.budget->add(waiting - m_accounted);
+    m_accounted = waiting;
+    m_peakWaiting = std::max(m_peakWaiting, waiting);
+    if (relieve && m_context.budget->over() && m_context.relieveOutbound)
+        m_context.relieveOutbound();
+}
+
+void WsSession::releaseAccount()
+{
+    if (m_context.budget && m_accounted != 0)
+        m_context.budget->add(-m_accounted);
+    m_accounted = 0;
+    // A megabyte or more waited in this socket: hand what it used back to the system.
+    if (m_peakWaiting >= std::int64_t(OutboundBudget::kSmallAnswerBytes) && m_context.releaseMemory)
+        m_context.releaseMemory();
+    m_peakWaiting = 0;
+}
+
+void WsSession::dropForRelayOutbound()
+{
+    if (m_finished)
+        return;
+    m_context.metrics->increment(
+        ServerMetrics::labelled("buzz_ws_disconnects_total", "reason", "relay_outbound_memory"));
+    m_pingTimer.stop();
+    m_socket->abort(); // emits disconnected → finished
+    releaseAccount();
 }
 
 void WsSession::closeSocket()
@@ -144,6 +183,7 @@ void WsSession::send(const std::string &frame)
         return;
     }
     m_socket->sendTextMessage(QString::fromUtf8(frame.data(), qsizetype(frame.size())));
+    account(true);
 }
 
 void WsSession::checkOutbound()
@@ -151,8 +191,11 @@ void WsSession::checkOutbound()
     // QWebSocket answered the pings it just read with pongs of its own: a client that sends
     // pings and never reads is cut like one that never reads its history.
     if (!m_finished && !m_closing
-        && m_outbound.check(m_socket->bytesToWrite()) == OutboundQueue::Verdict::Disconnect)
+        && m_outbound.check(m_socket->bytesToWrite()) == OutboundQueue::Verdict::Disconnect) {
         dropSlowConsumer();
+        return;
+    }
+    account(true);
 }
 
 void WsSession::dropSlowConsumer()
@@ -172,7 +215,8 @@ bool WsSession::sendLiveEvent(const Subscription &subscription, const StoredEven
         m_outbound.offerLive(OutboundQueue::wireBytes(frame.size()), m_socket->bytesToWrite())) {
     case OutboundQueue::Verdict::Send:
         m_socket->sendTextMessage(QString::fromUtf8(frame.data(), qsizetype(frame.size())));
-        return true;
+        account(true);
+        return !m_finished;
     case OutboundQueue::Verdict::Drop:
         m_context.metrics->increment("buzz_ws_live_events_dropped_total");
         return false;
@@ -331,10 +375,22 @@ void WsSession::finishHistory(const std::shared_ptr<Subscription> &subscription,
         return; // closed or replaced by a newer REQ with the same id while the history was read
     const std::optional<std::string> reason = refusal ? refusal : closedReasonFor(history);
     if (reason) {
+        if (!refusal && history.status == QueryResult::Status::Retryable
+            && history.message == OutboundBudget::kFullMessage) {
+            m_context.metrics->increment(ServerMetrics::labelled("buzz_ws_reads_refused_total",
+                                                                 "reason", "outbound_memory"));
+            // The rows read before the refusal (a megabyte or more) were freed on a worker.
+            if (m_context.releaseMemory)
+                m_context.releaseMemory();
+        }
         m_subscriptions.erase(current);
         send(ws::closedFrame(subscription->id(), *reason));
         return;
     }
+    // A large history is freed when this returns: its memory goes back to the system soon.
+    if (history.hold && history.hold->bytes() >= OutboundBudget::kSmallAnswerBytes
+        && m_context.releaseMemory)
+        m_context.releaseMemory();
     std::unordered_set<std::string> sentIds;
     sentIds.reserve(history.events.size());
     for (const StoredEvent &stored : history.events) {

@@ -50,6 +50,11 @@ public:
 
     void closeSocket();
 
+    // Bytes sent and not yet read by the peer, as last counted against the relay-wide bound.
+    std::int64_t waitingBytes() const { return m_accounted; }
+    // Cut for the relay-wide outbound bound (relay/README.md "Limits").
+    void dropForRelayOutbound();
+
 signals:
     void finished(WsSession *session);
 
@@ -73,6 +78,10 @@ private:
     void dropSlowConsumer();
     // After QWebSocket read from the socket: the outbound bound, pongs included.
     void checkOutbound();
+    // Brings this socket's share of the relay-wide budget up to date; `relieve`: cut the
+    // slowest consumers when that passes the limit.
+    void account(bool relieve);
+    void releaseAccount();
     // RFC 6455 §7.4.1: 1002, nothing more read or answered.
     void failProtocol(const std::string &reason);
 
@@ -88,6 +97,8 @@ private:
     QTimer m_pingTimer;
     OutboundQueue m_outbound;
     int m_unansweredPings = 0;
+    std::int64_t m_accounted = 0; // bytesToWrite() as last charged to the budget
+    std::int64_t m_peakWaiting = 0;
 };
 
 } // namespace buzz::relay

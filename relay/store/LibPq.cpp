@@ -28,6 +28,7 @@
     X(PQreset)                                                                                     \
     X(PQresultErrorField)                                                                          \
     X(PQresultErrorMessage)                                                                        \
+    X(PQresultMemorySize)                                                                          \
     X(PQresultStatus)                                                                              \
     X(PQsendQuery)                                                                                 \
     X(PQsetNoticeProcessor)                                                                        \
@@ -217,6 +218,11 @@ char *PQresultErrorField(const PGresult *res, int fieldcode)
 char *PQresultErrorMessage(const PGresult *res)
 {
     return pq().PQresultErrorMessage(res);
+}
+
+size_t PQresultMemorySize(const PGresult *res)
+{
+    return pq().PQresultMemorySize(res);
 }
 
 ExecStatusType PQresultStatus(const PGresult *res)

@@ -245,6 +245,11 @@ int PgResult::rows() const
     return m_result ? PQntuples(m_result) : 0;
 }
 
+std::size_t PgResult::memoryBytes() const
+{
+    return m_result ? PQresultMemorySize(m_result) : 0;
+}
+
 std::int64_t PgResult::affected() const
 {
     if (!m_result)

@@ -81,6 +81,8 @@ public:
     // The statement ran (a command, or rows to read).
     bool ok() const;
     int rows() const;
+    // Bytes libpq holds for the result, its rows included.
+    std::size_t memoryBytes() const;
     std::int64_t affected() const; // rows an INSERT/UPDATE/DELETE changed
     bool isNull(int row, int column) const;
     // int2, int4, int8, bool, timestamptz (as unix seconds, rounded down) and pg_lsn.

@@ -57,6 +57,7 @@ private slots:
     void badMemberIsAOneLineError();
     void helpNamesTheNewOptions();
     void maxConnections();
+    void maxOutboundMemory();
     void replicaReadSettingsFromEnvironment();
     void badReplicaReadSettingsAreOneLineErrors_data();
     void badReplicaReadSettingsAreOneLineErrors();
@@ -209,6 +210,27 @@ void TestServerConfig::maxConnections()
     QVERIFY(!bad.hasValue());
     QVERIFY(bad.error().find("max-connections") != std::string::npos);
     QVERIFY(RelayConfig::helpText().contains(QStringLiteral("BUZZ_MAX_CONNECTIONS")));
+}
+
+// The relay-wide outbound bound (relay/README.md "Limits"), in MiB.
+void TestServerConfig::maxOutboundMemory()
+{
+    QCOMPARE(parse({})->config.maxOutboundMiB, 256);
+    QCOMPARE(
+        parse({QStringLiteral("--max-outbound-mb"), QStringLiteral("64")})->config.maxOutboundMiB,
+        64);
+    QCOMPARE(
+        parse({}, environmentWith(QStringLiteral("BUZZ_MAX_OUTBOUND_MB"), QStringLiteral("512")))
+            ->config.maxOutboundMiB,
+        512);
+    for (const char *bad : {"63", "1048577", "lots", "-1"}) {
+        const auto refused = parse({QStringLiteral("--max-outbound-mb"), QLatin1String(bad)});
+        QVERIFY(!refused.hasValue());
+        QCOMPARE(refused.error(),
+                 "--max-outbound-mb expects an integer from 64 to 1048576, got "
+                     + std::string(bad));
+    }
+    QVERIFY(RelayConfig::helpText().contains(QStringLiteral("BUZZ_MAX_OUTBOUND_MB")));
 }
 
 // The replica tier reads the real relay's variables here, in the app, and nowhere in the library.

@@ -4,6 +4,7 @@
 
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"
+#include "RelayTestFixtureWsClient.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -123,6 +124,7 @@ private slots:
     void metricsExposeServerAndEngineCounters();
     void pipelinedAnswersKeepRequestOrder();
     void refusalWaitsForEarlierAnswers();
+    void relayWideBoundRefusesLargeAnswers();
 };
 
 void TestServerHttp::nip11WithNostrAccept()
@@ -491,6 +493,42 @@ void TestServerHttp::refusalWaitsForEarlierAnswers()
     QCOMPARE(kindOf(refused[0]), 'Q');
     QCOMPARE(refused[1].status, 400);
     QCOMPARE(relay.server().sessionCount(), std::size_t(0));
+}
+
+// The relay-wide outbound bound (relay/README.md "Limits"): with it spent, an answer over 1 MiB is
+// refused as retryable on both transports; a small one is served.
+void TestServerHttp::relayWideBoundRefusesLargeAnswers()
+{
+    RelayTestFixture::Options options;
+    options.maxRelayOutboundBytes = 4 * 1024 * 1024;
+    RelayTestFixture relay(options);
+    TestIdentity alice;
+    const std::string content(100 * 1024, 'b');
+    for (int i = 0; i < 40; ++i) // 4 MB of event JSON, 8 MB charged while assembled
+        QVERIFY(relay.engine()
+                    .ingest(alice.sign(1, relay.now() - i, {}, content + std::to_string(i)),
+                            RequestContext {"local", alice.pubkey(), Transport::Http})
+                    .accepted());
+    HttpTestClient http(relay, &alice.key);
+    const auto refused = http.query(R"([{"kinds":[1],"limit":40}])");
+    QCOMPARE(refused.status, 503);
+    QCOMPARE(refused.error(), std::string(OutboundBudget::kFullMessage));
+    QCOMPARE(refused.header("Retry-After"), QByteArray("1"));
+    const auto small = http.query(R"([{"kinds":[1],"limit":4}])");
+    QCOMPARE(small.status, 200);
+    QCOMPARE(small.json().size(), std::size_t(4));
+
+    WsTestClient ws(relay.wsUrl());
+    QVERIFY(ws.connectAndAuthenticate(alice.key, relay.relayUrl(), relay.now()));
+    ws.sendReq("all", {R"({"kinds":[1],"limit":40})"});
+    const auto closed = ws.waitForClosed("all");
+    QCOMPARE(closed[2], "error: retryable: " + std::string(OutboundBudget::kFullMessage));
+    QCOMPARE(relay.server().metrics().counter(
+                 "buzz_http_reads_refused_total{reason=\"outbound_memory\"}"),
+             std::uint64_t(1));
+    QCOMPARE(
+        relay.server().metrics().counter("buzz_ws_reads_refused_total{reason=\"outbound_memory\"}"),
+        std::uint64_t(1));
 }
 
 QTEST_GUILESS_MAIN(TestServerHttp)

@@ -7,7 +7,13 @@
 #include "PgTestCluster.h"
 #include "RelayProcess.h"
 #include "RelayTestFixture.h"
+#include "RelayTestFixtureWsClient.h"
 
+#include "net/nostr/Nip42.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -27,17 +33,40 @@ namespace {
 
 const QString kRelayBinary = QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buzz-mock-relay");
 
-// Resident set of `pid` in MiB, or -1.
-qint64 residentMiB(qint64 pid)
+// A /proc/<pid>/status field in MiB (VmRSS now, VmHWM the peak), or -1.
+qint64 statusMiB(qint64 pid, const QByteArray &field)
 {
     QFile status(QStringLiteral("/proc/%1/status").arg(pid));
     if (!status.open(QIODevice::ReadOnly))
         return -1;
     for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong() / 1024;
+        if (line.startsWith(QByteArray(field + ':')))
+            return line.mid(field.size() + 1).trimmed().split(' ').first().toLongLong() / 1024;
     }
     return -1;
+}
+
+qint64 residentMiB(qint64 pid)
+{
+    return statusMiB(pid, "VmRSS");
+}
+
+// Client connections the relay on `port` still holds: its side of each, established or closed by
+// the client and not yet by the relay (/proc/net/tcp, states 01 and 08).
+qint64 heldConnections(quint16 port)
+{
+    QFile table(QStringLiteral("/proc/net/tcp"));
+    if (!table.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray local = ":" + QByteArray::number(port, 16).toUpper().rightJustified(4, '0');
+    qint64 held = 0;
+    for (const QByteArray &line : table.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() > 3 && fields[1].endsWith(local)
+            && (fields[3] == "01" || fields[3] == "08"))
+            ++held;
+    }
+    return held;
 }
 
 // A WebSocket client on a blocking socket that reads only when told to.
@@ -159,6 +188,45 @@ private:
     QByteArray m_received;
 };
 
+// The value of one /metrics series (0 when absent), over a fresh connection.
+std::uint64_t metric(quint16 port, const QByteArray &series)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address {};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    QByteArray text;
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
+        const QByteArray request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:"
+            + QByteArray::number(port) + "\r\nConnection: close\r\n\r\n";
+        ::send(fd, request.constData(), size_t(request.size()), MSG_NOSIGNAL);
+        char buffer[65536];
+        pollfd readable {fd, POLLIN, 0};
+        while (::poll(&readable, 1, 10000) > 0) {
+            const ssize_t got = ::recv(fd, buffer, sizeof buffer, 0);
+            if (got <= 0)
+                break;
+            text.append(buffer, got);
+            const qsizetype head = text.indexOf("\r\n\r\n");
+            const qsizetype lengthAt = text.toLower().indexOf("content-length:");
+            if (head > 0 && lengthAt > 0) {
+                const qsizetype lineEnd = text.indexOf("\r\n", lengthAt);
+                const qsizetype length =
+                    text.mid(lengthAt + 15, lineEnd - lengthAt - 15).trimmed().toLongLong();
+                if (text.size() >= head + 4 + length)
+                    break;
+            }
+        }
+    }
+    ::close(fd);
+    for (const QByteArray &line : text.split('\n')) {
+        if (line.startsWith(QByteArray(series + ' ')))
+            return line.mid(series.size() + 1).trimmed().toULongLong();
+    }
+    return 0;
+}
+
 // The relay on a fresh data directory (SQLite) or PostgreSQL schema, with `arguments`.
 quint16 startRelay(QProcess &process, const QTemporaryDir &dataDir, const std::optional<PgUrls> &pg,
                    QStringList arguments = {})
@@ -179,6 +247,7 @@ class TestServerMemory : public QObject
 
 private slots:
     void pongsCountAgainstTheOutboundBound();
+    void slowReadersStayWithinTheRelayWideBound();
 };
 
 // A client that never authenticates and never reads, sending 3 million 125-byte pings: every
@@ -217,6 +286,105 @@ void TestServerMemory::pongsCountAgainstTheOutboundBound()
     // (21 -> 387 MiB for 3 million, never cut).
     QVERIFY2(peak - baseline < 200,
              qPrintable(QStringLiteral("grew by %1 MiB").arg(peak - baseline)));
+    relay.terminate();
+    QVERIFY(relay.waitForFinished(10000));
+}
+
+// 24 connections ask for ~30 MB of history each and stop reading: the relay holds at most its
+// relay-wide outbound bound (256 MiB by default) for them, refusing or cutting the rest, and gives
+// the memory back once they close.
+void TestServerMemory::slowReadersStayWithinTheRelayWideBound()
+{
+    QVERIFY2(QFile::exists(kRelayBinary), "build buzz-mock-relay first");
+    QTemporaryDir dataDir;
+    QProcess relay;
+    const quint16 port = startRelay(relay, dataDir, PgTestCluster::freshStore());
+    QVERIFY(port != 0);
+    const qint64 pid = relay.processId();
+    const std::string relayUrl = "ws://127.0.0.1:" + std::to_string(port);
+    TestIdentity alice;
+
+    // 1,000 notes of 30 KB: one REQ's history is ~30 MB, under the 32 MiB answer bound.
+    const std::string filter = R"({"kinds":[1],"#t":["memory"],"limit":1000})";
+    {
+        WsTestClient writer(QUrl(QString::fromStdString(relayUrl)));
+        QVERIFY(
+            writer.connectAndAuthenticate(alice.key, relayUrl, QDateTime::currentSecsSinceEpoch()));
+        const std::int64_t now = QDateTime::currentSecsSinceEpoch();
+        for (int i = 0; i < 1000; ++i)
+            writer.sendEvent(alice.sign(1, now - i % 60, {{"t", "memory"}},
+                                        std::to_string(i) + std::string(30000, 'm')));
+        for (int i = 0; i < 1000; ++i) {
+            const auto ok = writer.waitForType("OK", 30000);
+            QVERIFY2(ok.is_array() && ok[2] == true && ok[3] == "", ok.dump().c_str());
+        }
+    }
+    const qint64 baseline = residentMiB(pid);
+
+    constexpr int kReaders = 24;
+    std::vector<std::unique_ptr<BlockingWsClient>> readers;
+    for (int i = 0; i < kReaders; ++i) {
+        auto reader = std::make_unique<BlockingWsClient>();
+        QVERIFY(reader->open(port));
+        const auto challenge = reader->nextText();
+        QVERIFY(challenge.has_value());
+        const std::string challengeText =
+            nlohmann::json::parse(challenge->toStdString())[1].get<std::string>();
+        const auto auth = nostr::nip42::buildAuthEvent(alice.key, relayUrl, challengeText,
+                                                       QDateTime::currentSecsSinceEpoch());
+        QVERIFY(reader->send(BlockingWsClient::maskedFrame(
+            0x1, QByteArray::fromStdString("[\"AUTH\"," + auth.toJson() + "]"))));
+        const auto ok = reader->nextText();
+        QVERIFY2(ok && ok->contains("true"), ok ? ok->constData() : "no OK");
+        readers.push_back(std::move(reader));
+    }
+    for (auto &reader : readers)
+        QVERIFY(reader->send(BlockingWsClient::maskedFrame(
+            0x1, QByteArray::fromStdString(R"(["REQ","all",)" + filter + "]"))));
+
+    // Every REQ is settled: its history queued whole (1,000 events), refused, or its
+    // connection shed.
+    const auto settled = [&] {
+        return metric(port, "buzz_ws_history_events_sent_total") / 1000
+            + metric(port, "buzz_ws_reads_refused_total{reason=\"outbound_memory\"}")
+            + metric(port, "buzz_ws_disconnects_total{reason=\"relay_outbound_memory\"}");
+    };
+    QElapsedTimer timer;
+    timer.start();
+    while (settled() < kReaders && timer.elapsed() < 90000)
+        QTest::qWait(200);
+    const qint64 peak = statusMiB(pid, "VmHWM");
+    const qint64 holding = residentMiB(pid);
+    qInfo("RSS %lld MiB before, %lld MiB while %d readers hold their answers, peak %lld MiB; "
+          "histories queued whole %llu, refused %llu, connections cut %llu",
+          baseline, holding, kReaders, peak,
+          static_cast<unsigned long long>(metric(port, "buzz_ws_history_events_sent_total") / 1000),
+          static_cast<unsigned long long>(
+              metric(port, "buzz_ws_reads_refused_total{reason=\"outbound_memory\"}")),
+          static_cast<unsigned long long>(
+              metric(port, "buzz_ws_disconnects_total{reason=\"relay_outbound_memory\"}")));
+    // (A reader whose history was queued whole can be cut afterwards: counted twice.)
+    QVERIFY(settled() >= std::uint64_t(kReaders));
+    // 730 MB asked for. The bound is 256 MiB of waiting bytes and answers being assembled; on top
+    // of it the store's page caches fill, and freed blocks wait in the worker threads' malloc
+    // arenas until the next trim. (Without the bound: 107 -> 1,316 MiB for 16 readers.)
+    QVERIFY2(peak - baseline < 1000,
+             qPrintable(QStringLiteral("peak grew by %1 MiB").arg(peak - baseline)));
+
+    readers.clear();
+    timer.restart();
+    // What the store's reader connections read stays in their page caches (4 connections, up
+    // to 32 MiB each): that much is not the readers'.
+    constexpr qint64 kKept = 200;
+    while ((heldConnections(port) > 0 || residentMiB(pid) - baseline >= kKept)
+           && timer.elapsed() < 20000)
+        QTest::qWait(200);
+    const qint64 after = residentMiB(pid);
+    qInfo("RSS %lld MiB after the readers closed; %lld connections held", after,
+          heldConnections(port));
+    QCOMPARE(heldConnections(port), qint64(0));
+    QVERIFY2(after - baseline < kKept,
+             qPrintable(QStringLiteral("kept %1 MiB").arg(after - baseline)));
     relay.terminate();
     QVERIFY(relay.waitForFinished(10000));
 }

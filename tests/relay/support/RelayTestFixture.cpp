@@ -53,6 +53,7 @@ RelayTestFixture::RelayTestFixture(Options options)
     setup.server.maxConnections = m_options.maxConnections;
     setup.server.httpLimits = m_options.httpLimits;
     setup.server.maxOutboundBytes = m_options.maxOutboundBytes;
+    setup.server.maxRelayOutboundBytes = m_options.maxRelayOutboundBytes;
     setup.server.clock = [this] {
         return now();
     };

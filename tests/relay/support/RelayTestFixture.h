@@ -60,6 +60,7 @@ public:
         int maxConnections = 10000;
         HttpLimits httpLimits; // body/head sizes and HTTP timeouts
         std::size_t maxOutboundBytes = OutboundQueue::kDefaultMaxBytes; // per WebSocket
+        std::size_t maxRelayOutboundBytes = OutboundBudget::kDefaultLimitBytes; // all clients
         // PostgreSQL instead of dataDir (benches; test suites get theirs from PgTestCluster):
         // the writer, its standby as the read replica, and the replica read budget.
         std::string databaseUrl;
