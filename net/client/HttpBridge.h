@@ -84,6 +84,13 @@ public:
     // trimmed). `signer` (not owned) signs each request's NIP-98 header with the key it holds at
     // that moment.
     HttpBridge(const QUrl &relayUrl, Signer *signer, RequestLog *log, QObject *parent = nullptr);
+
+    // The largest answer the bridge reads: twice the relay's own cap on an answer (32 MiB of event
+    // JSON, relay/README.md "Limits"). A longer answer, or one announcing more, is cut off as it
+    // arrives and the request fails with Kind::Internal, "the relay's answer passed 64 MiB, the
+    // client's limit, and was cut off" (an answer came: not an unknown outcome).
+    static constexpr qint64 kMaxAnswerBytes = qint64(64) << 20;
+    static constexpr qint64 kReadChunkBytes = qint64(1) << 20; // read from the network at a time
     ~HttpBridge() override;
 
     QUrl httpBase() const { return m_httpBase; }

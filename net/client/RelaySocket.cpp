@@ -146,12 +146,21 @@ void RelaySocket::connectSocket()
         return;
     disposeSocket();
     m_socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, this);
+    // Qt checks each frame's announced length before reading it, and the message as it grows.
+    m_socket->setMaxAllowedIncomingFrameSize(kMaxMessageBytes);
+    m_socket->setMaxAllowedIncomingMessageSize(kMaxMessageBytes);
     ++m_connectionSerial;
     connect(m_socket, &QWebSocket::connected, this, [this] { m_lastFrameMs = nowMs(); });
     connect(m_socket, &QWebSocket::disconnected, this, [this] {
-        onConnectionLost(m_state == State::Connecting
-                             ? QStringLiteral("could not connect (%1)").arg(m_socket->errorString())
-                             : QStringLiteral("the connection was lost"));
+        if (m_socket->closeCode() == QWebSocketProtocol::CloseCodeTooMuchData)
+            onConnectionLost(QStringLiteral("the relay sent a message over %1 MiB, the client's "
+                                            "limit")
+                                 .arg(kMaxMessageBytes >> 20));
+        else
+            onConnectionLost(
+                m_state == State::Connecting
+                    ? QStringLiteral("could not connect (%1)").arg(m_socket->errorString())
+                    : QStringLiteral("the connection was lost"));
     });
     connect(m_socket, &QWebSocket::textMessageReceived, this, &RelaySocket::onTextMessage);
     connect(m_socket, &QWebSocket::pong, this, &RelaySocket::onFrame);

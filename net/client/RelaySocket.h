@@ -59,6 +59,12 @@ public:
     };
     Q_ENUM(State)
 
+    // The largest message (and frame) read: one event is at most 256 KiB of content, a few MiB as
+    // escaped JSON (relay/README.md "Limits"). A larger one closes the connection (1009) and
+    // lastError() says "the relay sent a message over 16 MiB, the client's limit"; the socket
+    // reconnects as after any lost connection.
+    static constexpr qint64 kMaxMessageBytes = qint64(16) << 20;
+
     // Pending, Live, Resubscribing (REQ again in resubscribeIn()), Refused (see RelaySubscription)
     using SubscriptionState = RelaySubscription::State;
 

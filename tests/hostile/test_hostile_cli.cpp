@@ -110,6 +110,7 @@ private slots:
     void init();
     void cleanup();
     void forgedAndForeignRevisionsAreNeverPrinted();
+    void endlessAnswerEndsWithAClearError();
 
 private:
     // Runs the CLI while this process keeps serving the relay (no blocking waits). With
@@ -233,6 +234,38 @@ void TestHostileCli::forgedAndForeignRevisionsAreNeverPrinted()
     QCOMPARE(search.array().size(), 1);
     QCOMPARE(search.array().first().toObject().value(QLatin1String("content")).toString(),
              QStringLiteral("the real plan"));
+}
+
+// Item 12: `canvas get` against an answer that never ends stops once the answer passes the
+// client's 64 MiB cap (it used to reach 1.5 GB in 10 s) and says so, exit code 2.
+void TestHostileCli::endlessAnswerEndsWithAClearError()
+{
+    const QByteArray unit = QByteArray::fromStdString(
+                                revision(*m_bob, kChannel, now(), std::string(60000, 'x')).toJson())
+        + ',';
+    m_relay->setHttpScript(
+        [unit](const HostileRelay::Request &request) -> std::optional<HostileRelay::HttpAnswer> {
+            if (request.path != "/query")
+                return std::nullopt;
+            HostileRelay::HttpAnswer answer;
+            answer.body = "[";
+            answer.endless = true;
+            answer.endlessUnit = unit;
+            return answer;
+        });
+    const CliRun get = run(
+        {QStringLiteral("canvas"), QStringLiteral("get"), QStringLiteral("--channel"), kChannel});
+    QCOMPARE(get.exitCode, 2);
+    QVERIFY(get.out.isEmpty());
+    QCOMPARE(get.error().value(QLatin1String("error")).toString(), QStringLiteral("relay"));
+    QVERIFY2(
+        get.error().value(QLatin1String("message")).toString().contains(QStringLiteral("64 MiB")),
+        get.err.constData());
+    QTRY_VERIFY_WITH_TIMEOUT(m_relay->streamsCut() == 1, 20000);
+    qInfo("the relay got %lld MiB out before the client cut it off",
+          m_relay->streamedBytes() >> 20);
+    QVERIFY2(m_relay->streamedBytes() < 128 * 1024 * 1024,
+             qPrintable(QString::number(m_relay->streamedBytes())));
 }
 
 QTEST_MAIN(TestHostileCli)

@@ -88,6 +88,9 @@ private slots:
     void cleanup();
     void forgedAndForeignRevisionsAreDropped();
     void forgedLiveRevisionIsDropped();
+    void oversizedHttpAnswerIsCutOff_data();
+    void oversizedHttpAnswerIsCutOff();
+    void oversizedWebSocketMessageIsRefused();
 
 private:
     // Every canvas /query answered with the lies first, then the honest answer.
@@ -226,6 +229,67 @@ void TestHostileClient::forgedLiveRevisionIsDropped()
         droppedFrames +=
             entry.method == QLatin1String("WS EVENT") && entry.status == QLatin1String("dropped");
     QCOMPARE(droppedFrames, 2);
+}
+
+void TestHostileClient::oversizedHttpAnswerIsCutOff_data()
+{
+    QTest::addColumn<bool>("endless");
+    QTest::newRow("endless chunked answer") << true;
+    QTest::newRow("300 MB announced") << false;
+}
+
+// Item 12: a /query answer that never ends (or announces 300 MB) is cut off once it passes the
+// client's 64 MiB cap, while it streams — not buffered whole first — and the read fails with a
+// clear error. The relay's own answers stop at 32 MiB (relay/README.md "Limits").
+void TestHostileClient::oversizedHttpAnswerIsCutOff()
+{
+    QFETCH(bool, endless);
+    const nostr::Event filler = revision(*m_bob, kChannel, now(), std::string(60000, 'x'));
+    m_relay->setHttpScript(
+        [&](const HostileRelay::Request &request) -> std::optional<HostileRelay::HttpAnswer> {
+            if (request.path != "/query")
+                return std::nullopt;
+            HostileRelay::HttpAnswer answer;
+            answer.body = "[";
+            answer.endlessUnit = QByteArray::fromStdString(filler.toJson()) + ',';
+            if (endless)
+                answer.endless = true;
+            else
+                answer.declaredLength = 300'000'000;
+            return answer;
+        });
+    canvas::CanvasService service(m_connection.get());
+    auto head = awaitTask(service.head(kChannel, canvas::ReadIntent::Display));
+    QVERIFY(!head);
+    QVERIFY2(head.error().detail.contains(QStringLiteral("64 MiB")),
+             qPrintable(head.error().detail));
+    QCOMPARE(head.error().kind, client::RelayError::Kind::Internal);
+    QVERIFY(!head.error().outcomeUnknown()); // an answer came: too large, not lost
+    QTRY_VERIFY_WITH_TIMEOUT(m_relay->streamsCut() == 1, 20000);
+    // Cut while it streamed: what the relay got out is the cap plus what was in flight (socket
+    // buffers on both ends), not the 512 MiB it would have streamed to a client that never stops.
+    qInfo("the relay got %lld MiB out before the client cut it off",
+          m_relay->streamedBytes() >> 20);
+    QVERIFY2(m_relay->streamedBytes() < 128 * 1024 * 1024,
+             qPrintable(QString::number(m_relay->streamedBytes())));
+}
+
+// Item 12: a WebSocket message over the client's 16 MiB cap (one event is at most 256 KiB of
+// content, a few MiB as escaped JSON) closes the connection with a clear reason instead of being
+// buffered; the socket reconnects as after any lost connection.
+void TestHostileClient::oversizedWebSocketMessageIsRefused()
+{
+    client::RelaySocket *socket = m_connection->socket();
+    client::RelaySocket::Timing timing;
+    timing.initialBackoff = std::chrono::milliseconds(60000); // stay Reconnecting: observable
+    socket->setTiming(timing);
+    socket->open();
+    QTRY_COMPARE_WITH_TIMEOUT(socket->state(), client::RelaySocket::State::Connected, 20000);
+    m_relay->sendText(QStringLiteral("[\"NOTICE\",\"") + QString(40 * 1024 * 1024, QLatin1Char('n'))
+                      + QStringLiteral("\"]"));
+    QTRY_VERIFY_WITH_TIMEOUT(socket->state() != client::RelaySocket::State::Connected, 30000);
+    QVERIFY2(socket->lastError().contains(QStringLiteral("16 MiB")),
+             qPrintable(socket->lastError()));
 }
 
 QTEST_MAIN(TestHostileClient)
