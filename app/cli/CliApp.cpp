@@ -49,6 +49,8 @@ QString CliApp::usageText()
         "Output: the result on stdout only (JSON; `canvas get` prints the Markdown itself).\n"
         "stderr is for people: lines starting \"warning: \", \"trace: \" (--trace) or \"log: \"\n"
         "and, on failure, one last line {\"error\":CATEGORY,\"message\":TEXT}.\n"
+        "On a terminal, control characters from content (escape sequences) show as \\u00XX;\n"
+        "into a pipe or a file the bytes are written unchanged.\n"
         "Exit codes: 0 ok, 1 usage/not found, 2 relay/network, 3 auth, 4 other, 5 conflict.\n");
 }
 

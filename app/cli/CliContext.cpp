@@ -1,6 +1,7 @@
 #include "CliContext.h"
 
 #include "CliLog.h"
+#include "TerminalText.h"
 #include "net/client/RequestLog.h"
 
 #include <QDir>
@@ -12,6 +13,8 @@
 #include <QStandardPaths>
 
 #include <cstdio>
+
+#include <unistd.h>
 
 namespace buzz::cli {
 
@@ -107,9 +110,9 @@ bool CliContext::connect()
     if (m_args.flag(QStringLiteral("trace"))) {
         QObject::connect(m_connection->requestLog(), &client::RequestLog::entryAdded,
                          [](const client::RequestLogEntry &entry) {
-                             std::fprintf(
-                                 stderr, "trace: %s\n",
-                                 client::RequestLog::formatLine(entry).toUtf8().constData());
+                             // The route and a refusal's words are the relay's text.
+                             writeErr("trace: " + client::RequestLog::formatLine(entry).toUtf8()
+                                      + '\n');
                          });
     }
     return true;
@@ -165,21 +168,30 @@ void CliContext::printJson(const QJsonValue &value)
 
 void CliContext::printRaw(const QByteArray &bytes)
 {
-    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
+    // On a terminal, canvas text and names must not drive it (TerminalText); a pipe or a file
+    // gets the bytes as they are. JSON stays JSON either way: `\u001b` is a JSON escape too.
+    const QByteArray shown = TerminalText::forDescriptor(STDOUT_FILENO, bytes);
+    std::fwrite(shown.constData(), 1, static_cast<std::size_t>(shown.size()), stdout);
     std::fflush(stdout);
+}
+
+void CliContext::writeErr(const QByteArray &bytes)
+{
+    const QByteArray shown = TerminalText::forDescriptor(STDERR_FILENO, bytes);
+    std::fwrite(shown.constData(), 1, static_cast<std::size_t>(shown.size()), stderr);
+    std::fflush(stderr);
 }
 
 void CliContext::warn(const QString &message)
 {
-    std::fprintf(stderr, "%s\n", message.toUtf8().constData());
+    writeErr(message.toUtf8() + '\n');
 }
 
 int CliContext::error(const QString &category, const QString &message, int exitCode)
 {
     const QJsonObject object {{QStringLiteral("error"), category},
                               {QStringLiteral("message"), message}};
-    std::fprintf(stderr, "%s\n", QJsonDocument(object).toJson(QJsonDocument::Compact).constData());
-    std::fflush(stderr);
+    writeErr(QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n');
     CliLog::close();
     m_exitCode = exitCode;
     return exitCode;

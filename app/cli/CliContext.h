@@ -46,9 +46,12 @@ public:
 
     int exitCode() const { return m_exitCode; }
 
-    // Output.
+    // Output. On a terminal, control characters in what is written (someone else's text: canvas
+    // content, names, the relay's words) are shown escaped, never obeyed; into a pipe or a file
+    // the bytes are written unchanged (TerminalText).
     static void printJson(const QJsonValue &value);
     static void printRaw(const QByteArray &bytes);
+    static void writeErr(const QByteArray &bytes); // to stderr, escaped the same way
     int usageError(const QString &message);
     int error(const QString &category, const QString &message, int exitCode);
     int relayError(const client::RelayError &error);

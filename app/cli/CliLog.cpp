@@ -1,11 +1,15 @@
 #include "CliLog.h"
 
+#include "TerminalText.h"
+
 #include <QByteArray>
 #include <QLoggingCategory>
 #include <QString>
 
 #include <atomic>
 #include <cstdio>
+
+#include <unistd.h>
 
 namespace buzz::cli {
 
@@ -26,6 +30,7 @@ void writeLogLine(QtMsgType type, const QMessageLogContext &context, const QStri
     text.replace('\n', ' '); // one message, one line: a reader splits stderr by lines
     line += text;
     line += '\n';
+    line = TerminalText::forDescriptor(STDERR_FILENO, line);
     // One fwrite per line: stdio locks the stream, so lines from other threads never interleave.
     std::fwrite(line.constData(), 1, static_cast<std::size_t>(line.size()), stderr);
     std::fflush(stderr);

@@ -153,10 +153,9 @@ int IdentityCommands::verify(CliContext &context)
                 result["error"] = *error;
         }
         allValid = allValid && result["valid"].get<bool>();
-        const std::string text = result.dump() + "\n";
-        std::fwrite(text.data(), 1, text.size(), stdout);
+        // printRaw: an error may quote the input, which must not drive a terminal either.
+        CliContext::printRaw(QByteArray::fromStdString(result.dump() + "\n"));
     }
-    std::fflush(stdout);
     // Invalid input is not an error of the tool, but scripts want to branch on it.
     return allValid ? ExitCode::Ok : ExitCode::Other;
 }

@@ -111,6 +111,7 @@ private slots:
     void cleanup();
     void forgedAndForeignRevisionsAreNeverPrinted();
     void endlessAnswerEndsWithAClearError();
+    void terminalControlsAreEscapedOnATerminalOnly();
 
 private:
     // Runs the CLI while this process keeps serving the relay (no blocking waits). With
@@ -266,6 +267,49 @@ void TestHostileCli::endlessAnswerEndsWithAClearError()
           m_relay->streamedBytes() >> 20);
     QVERIFY2(m_relay->streamedBytes() < 128 * 1024 * 1024,
              qPrintable(QString::number(m_relay->streamedBytes())));
+}
+
+// Item 13: a canvas that retitles the window (OSC 0), writes the clipboard (OSC 52), moves the
+// cursor with a C1 CSI and overwrites a line with a bare CR does none of it when `canvas get` or
+// `search` print it on a terminal: each control character shows as `\u00XX` (search's JSON stays
+// JSON). Into a pipe, `canvas get` prints the canvas byte for byte.
+void TestHostileCli::terminalControlsAreEscapedOnATerminalOnly()
+{
+    const std::string content = "plan\x1b]0;pwned\x07 clip\x1b]52;c;cHduZWQ=\x07 csi\xc2\x9b"
+                                "31m red\rfake line\r\nend\n";
+    m_relay->add(revision(*m_bob, kChannel, now() - 10, content));
+    const auto obeyable = [](const QByteArray &bytes) {
+        return bytes.contains('\x1b') || bytes.contains('\x07') || bytes.contains("\xc2\x9b")
+            || bytes.contains("\rfake");
+    };
+
+    Terminal terminal;
+    QVERIFY(terminal.open());
+    const QStringList get {QStringLiteral("canvas"), QStringLiteral("get"),
+                           QStringLiteral("--channel"), kChannel};
+    const CliRun shown = run(get, &terminal);
+    QCOMPARE(shown.exitCode, 0);
+    QVERIFY2(!obeyable(terminal.received), terminal.received.toPercentEncoding().constData());
+    QVERIFY2(terminal.received.contains("plan\\u001b]0;pwned\\u0007 clip\\u001b]52;"),
+             terminal.received.constData());
+    QVERIFY(terminal.received.contains("csi\\u009b31m red\\u000dfake line\r\nend\n"));
+
+    Terminal searchTerminal;
+    QVERIFY(searchTerminal.open());
+    const CliRun search = run(
+        {QStringLiteral("search"), QStringLiteral("clip"), QStringLiteral("--channel"), kChannel},
+        &searchTerminal);
+    QCOMPARE(search.exitCode, 0);
+    QVERIFY2(!obeyable(searchTerminal.received),
+             searchTerminal.received.toPercentEncoding().constData());
+    const QJsonArray hits = QJsonDocument::fromJson(searchTerminal.received).array();
+    QCOMPARE(hits.size(), 1);
+    QCOMPARE(hits.first().toObject().value(QLatin1String("content")).toString().toUtf8(),
+             QByteArray::fromStdString(content));
+
+    const CliRun piped = run(get);
+    QCOMPARE(piped.exitCode, 0);
+    QCOMPARE(piped.out, QByteArray::fromStdString(content));
 }
 
 QTEST_MAIN(TestHostileCli)
