@@ -7,6 +7,7 @@
 #include "ui/Accessibility.h"
 #include "ui/MarkdownRenderer.h"
 #include "ui/SearchResultDelegate.h"
+#include "ui/UiFormat.h"
 #include "ui/models/SearchResultModel.h"
 
 #include <QLabel>
@@ -164,7 +165,11 @@ void SearchPanel::runSearch()
                     m_services.profiles->insert(person);
                 Hit hit;
                 hit.kind = Hit::Kind::Person;
-                hit.title = person.label();
+                // As everywhere: "You" by key, a name that could pass for the user's with its
+                // npub.
+                hit.title = m_services.profiles
+                    ? UiFormat::personName(m_services.profiles, person.pubkey)
+                    : person.label();
                 hit.snippet =
                     QString::fromStdString(nostr::nip19::encodeNpub(person.pubkey.toStdString()));
                 hit.pubkey = person.pubkey;

@@ -80,13 +80,60 @@ QString UiFormat::sizeSummary(const QString &text)
     return tr("%n lines · %1", nullptr, int(lines)).arg(size);
 }
 
+namespace {
+
+// A name as a reader compares names: case, compatibility forms (full-width letters), spacing and
+// invisible characters (zero-width spaces, bidi marks) make no difference.
+QString comparable(const QString &name)
+{
+    const QString normal = name.normalized(QString::NormalizationForm_KC);
+    QString kept;
+    kept.reserve(normal.size());
+    for (const QChar c : normal) {
+        if (c.category() != QChar::Other_Format && c.category() != QChar::Other_Control)
+            kept += c;
+    }
+    return kept.simplified().toCaseFolded();
+}
+
+} // namespace
+
+bool UiFormat::couldPassForSelf(canvas::ProfileCache *profiles, const QString &name)
+{
+    const QString shown = comparable(name);
+    if (shown.isEmpty())
+        return false;
+    // How the app names the user ("You", "you" in "Last edited by you"), in English and in the UI's
+    // language, and the user's own profile name.
+    QStringList own {QStringLiteral("you"), tr("You"),
+                     tr("you", "how the app names the signed-in user mid-sentence")};
+    const QString self = profiles ? profiles->selfPubkey() : QString();
+    if (!self.isEmpty()) {
+        own << profiles->displayName(self);
+        if (const auto profile = profiles->profile(self))
+            own << profile->displayName << profile->name;
+    }
+    for (const QString &word : own) {
+        if (comparable(word) == shown)
+            return true;
+    }
+    return false;
+}
+
 QString UiFormat::personName(canvas::ProfileCache *profiles, const QString &pubkey)
 {
+    const QString shortNpub =
+        QString::fromStdString(nostr::nip19::shortNpub(pubkey.toLower().toStdString()));
     if (!profiles)
-        return QString::fromStdString(nostr::nip19::shortNpub(pubkey.toLower().toStdString()));
+        return shortNpub;
+    // Own revisions are recognised by key, never by name.
     if (profiles->isSelf(pubkey))
         return tr("You");
-    return profiles->displayName(pubkey);
+    const QString name = profiles->displayName(pubkey);
+    if (name != shortNpub && couldPassForSelf(profiles, name))
+        return tr("%1 (%2)", "someone else whose name could pass for the user's: name (short npub)")
+            .arg(name, shortNpub);
+    return name;
 }
 
 QString UiFormat::personToolTip(canvas::ProfileCache *profiles, const QString &pubkey)

@@ -34,9 +34,14 @@ public:
     // "Save the canvas (Ctrl+S)": every tooltip of an action names its shortcut the same way.
     static QString withShortcut(const QString &text, const QKeySequence &keys);
 
-    // A person as everyone sees them: "You" for the signed-in identity, else their profile name
-    // (display_name ‖ name ‖ short npub; unknown names are fetched and profilesUpdated follows).
+    // A person as everyone sees them: "You" for the signed-in identity (by key, never by name),
+    // else their profile name (display_name ‖ name ‖ short npub; unknown names are fetched and
+    // profilesUpdated follows). Someone else whose name could pass for the user's — "you", "You",
+    // the user's own name, spacing, case and invisible characters aside — is shown with their
+    // short npub: "you (npub1abcd…wxyz)", so "Last edited by you" is only ever the user.
     static QString personName(canvas::ProfileCache *profiles, const QString &pubkey);
+    // Whether `name` reads as the user's own (see personName).
+    static bool couldPassForSelf(canvas::ProfileCache *profiles, const QString &name);
     // The hover text for a person: the name and the full npub.
     static QString personToolTip(canvas::ProfileCache *profiles, const QString &pubkey);
 

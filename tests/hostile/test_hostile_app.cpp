@@ -5,13 +5,22 @@
 #include "HostileRelay.h"
 #include "UiTestHarness.h"
 
+#include "canvas/Identity.h"
 #include "net/nostr/Kinds.h"
+#include "net/nostr/Nip19.h"
 #include "ui/CanvasPane.h"
+#include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/models/HistoryModel.h"
 
+#include <QAction>
 #include <QDateTime>
+#include <QDockWidget>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -34,6 +43,18 @@ nostr::Event canvasRevision(const nostr::SecretKey &key, const QString &channel,
 {
     return key.signedEvent(nostr::kinds::kCanvas, createdAt,
                            {{"h", channel.toStdString()}, {"expected-revision", "none"}}, content);
+}
+
+nostr::Event profile(const nostr::SecretKey &key, qint64 createdAt, const QString &displayName)
+{
+    const QJsonObject content {{QStringLiteral("display_name"), displayName}};
+    return key.signedEvent(nostr::kinds::kProfile, createdAt, {},
+                           QJsonDocument(content).toJson(QJsonDocument::Compact).toStdString());
+}
+
+QString shortNpub(const nostr::SecretKey &key)
+{
+    return QString::fromStdString(nostr::nip19::shortNpub(key.publicKeyHex()));
 }
 
 bool isCanvasQuery(const HostileRelay::Request &request)
@@ -62,6 +83,8 @@ private slots:
     void cleanup();
     void canvasNeverMakesTheAppReadLocalFiles();
     void forgedRevisionsAreNeverShown();
+    void memberNamedLikeTheUserShowsTheirNpub_data();
+    void memberNamedLikeTheUserShowsTheirNpub();
 
 private:
     desktop::DesktopSession *openOnRelay();
@@ -197,6 +220,56 @@ void TestHostileApp::forgedRevisionsAreNeverShown()
     QVERIFY(summary);
     QTRY_VERIFY2_WITH_TIMEOUT(summary->text().contains(QStringLiteral("dropped")),
                               qPrintable(summary->text()), 10000);
+}
+
+void TestHostileApp::memberNamedLikeTheUserShowsTheirNpub_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("you") << QStringLiteral("you");
+    QTest::newRow("You") << QStringLiteral("You");
+    QTest::newRow("YOU, spaced, with a zero-width space") << QStringLiteral(" Y\u200BOU ");
+    QTest::newRow("the user's own name") << QStringLiteral("Alice");
+}
+
+// Item 14: Bob names himself "you", "You" or the user's own name ("Alice") and saves the canvas.
+// The header never says "Last edited by you" for him (it did: the name went into "Last edited by
+// %1"), and he is shown with his npub, in the header and in History. The user's own revision is
+// recognised by key: "Last edited by you".
+void TestHostileApp::memberNamedLikeTheUserShowsTheirNpub()
+{
+    QFETCH(QString, name);
+    auto *session = openOnRelay();
+    QVERIFY(session);
+    const auto alice = session->services().identity->secretKey();
+    QVERIFY(alice);
+    m_relay->add(profile(*alice, now() - 300, QStringLiteral("Alice")));
+    m_relay->add(profile(*m_bob, now() - 300, name));
+    m_relay->add(canvasRevision(*m_bob, kChannel, now() - 60, "Bob's plan\n"));
+    auto *window = session->window();
+    auto *reload = window->findChild<QAction *>(QStringLiteral("reloadAction"));
+    QVERIFY(reload);
+    reload->trigger(); // the canvas and people's names, read again
+    auto *info = window->findChild<QLabel *>(QStringLiteral("revisionInfoLabel"));
+    QVERIFY(info);
+    const QString bob = shortNpub(*m_bob);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        info->text().startsWith(
+            QStringLiteral("Last edited by %1 (%2) · ").arg(name.trimmed(), bob)),
+        qPrintable(info->text()), 20000);
+    QVERIFY(!info->text().startsWith(QStringLiteral("Last edited by you ·")));
+
+    window->historyDock()->show();
+    auto *model = window->historyPanel()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 20000);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        model->data(model->index(0), Qt::DisplayRole).toString().contains(bob),
+        qPrintable(model->data(model->index(0), Qt::DisplayRole).toString()), 20000);
+
+    // The user's own revision, by key.
+    m_relay->add(canvasRevision(*alice, kChannel, now() - 30, "Alice's plan\n"));
+    reload->trigger();
+    QTRY_VERIFY2_WITH_TIMEOUT(info->text().startsWith(QStringLiteral("Last edited by you · ")),
+                              qPrintable(info->text()), 20000);
 }
 
 QTEST_MAIN(TestHostileApp)

@@ -259,8 +259,10 @@ void HistoryModel::onProfilesUpdated(const QStringList &pubkeys)
     if (m_revisions.empty())
         return;
     const QSet<QString> updated(pubkeys.begin(), pubkeys.end());
+    // The user's own name changed: whose name could pass for it changed with it (UiFormat).
+    const bool selfUpdated = m_profiles && updated.contains(m_profiles->selfPubkey());
     for (std::size_t i = 0; i < m_revisions.size(); ++i) {
-        if (updated.contains(m_revisions[i].author))
+        if (selfUpdated || updated.contains(m_revisions[i].author))
             emit dataChanged(index(int(i)), index(int(i)), {Qt::DisplayRole, AuthorRole});
     }
 }
