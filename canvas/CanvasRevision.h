@@ -51,6 +51,10 @@ struct HistoryPage
 {
     std::vector<CanvasRevision> revisions;
     std::optional<HistoryCursor> nextCursor;
+    // The relay answered a full page after the cursor with nothing older than it (it repeated a
+    // page, or ignored the cursor): the walk cannot advance, so it ends here (nextCursor unset)
+    // and the caller warns that history may go on.
+    bool stalled = false;
 };
 
 } // namespace buzz::canvas

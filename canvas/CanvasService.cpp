@@ -9,6 +9,7 @@
 
 #include <QDateTime>
 #include <QLoggingCategory>
+#include <QSet>
 
 Q_LOGGING_CATEGORY(lcCanvas, "buzz.canvas.service")
 
@@ -164,14 +165,34 @@ CanvasService::history(QString channel, std::optional<HistoryCursor> cursor, int
         co_return fail(response.error());
     HistoryPage page;
     page.revisions.reserve(response->events.size());
+    QSet<QString> listed;
+    const CanvasRevision *oldest = nullptr;
     for (const nostr::Event &event : response->events) {
-        if (auto revision = CanvasRevision::fromEvent(event))
-            page.revisions.push_back(std::move(*revision));
+        auto revision = CanvasRevision::fromEvent(event);
+        // A relay can repeat a row within a page: each revision is listed once.
+        if (!revision || listed.contains(revision->eventId))
+            continue;
+        listed.insert(revision->eventId);
+        page.revisions.push_back(std::move(*revision));
     }
-    // Only a full page proves there may be more; a short page is the end of history.
-    if (static_cast<int>(response->events.size()) >= pageSize && !page.revisions.empty())
-        page.nextCursor =
-            HistoryCursor {page.revisions.back().createdAt, page.revisions.back().eventId};
+    for (const CanvasRevision &revision : page.revisions) {
+        if (!oldest || oldest->isNewerThan(revision))
+            oldest = &revision;
+    }
+    // Only a full page proves there may be more; a short page is the end of history. What the
+    // relay sent counts, dropped rows included: rows behind the cursor (a repeated page) were
+    // dropped by the verifier. The next page starts after the oldest row, not the last one, so
+    // a page in the wrong order cannot send the walk back over rows already listed.
+    const qsizetype sent = qsizetype(response->events.size()) + response->dropped;
+    if (sent >= pageSize) {
+        if (oldest)
+            page.nextCursor = HistoryCursor {oldest->createdAt, oldest->eventId};
+        else if (cursor)
+            page.stalled = true;
+    }
+    if (page.stalled)
+        qCWarning(lcCanvas) << "history page after" << cursor->eventId << "brought" << sent
+                            << "rows and none older: the relay repeated a page, history ends";
     co_return page;
 }
 

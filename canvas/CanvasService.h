@@ -66,7 +66,10 @@ public:
     head(QString channel, ReadIntent intent = ReadIntent::Display);
 
     // One page of history, newest first. Pass the previous page's nextCursor for older revisions.
-    // pageSize 1..1000 (the relay clamps at 1000, a larger size would fake a short page).
+    // pageSize 1..1000 (the relay clamps at 1000, a larger size would fake a short page). Each
+    // revision is on one page once: a row repeated on a page is listed once, the next cursor is
+    // the page's oldest row, and a full page with nothing past the cursor ends the walk
+    // (HistoryPage::stalled) instead of repeating it.
     QCoro::Task<client::Result<HistoryPage>> history(QString channel,
                                                      std::optional<HistoryCursor> cursor = {},
                                                      int pageSize = kDefaultHistoryPageSize);

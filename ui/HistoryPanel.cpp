@@ -257,6 +257,11 @@ void HistoryPanel::loadOlder()
                            self->m_status->setToolTip(page.error().longText());
                        } else {
                            self->m_model->appendPage(*page);
+                           // nextCursor is unset: Load older goes, and this says why.
+                           if (page->stalled)
+                               self->m_status->setText(
+                                   tr("The relay sent the same revisions again instead of older "
+                                      "ones, so older history can't be loaded from it."));
                        }
                        self->updateButtons();
                        emit self->historyLoaded(self->m_model->rowCount());

@@ -204,6 +204,12 @@ QCoro::Task<int> CanvasCommands::history(CliContext &context, QString channel)
             co_return context.relayError(page.error());
         for (const canvas::CanvasRevision &revision : page->revisions)
             revisions.append(revisionJson(revision));
+        if (page->stalled)
+            CliContext::warn(QStringLiteral("warning: the relay repeated a page of history (its "
+                                            "page after revision %1 held nothing older); the "
+                                            "list stops after %2 revisions and may be incomplete")
+                                 .arg(cursor->eventId)
+                                 .arg(revisions.size()));
         if (!page->nextCursor)
             break;
         cursor = page->nextCursor;

@@ -85,6 +85,7 @@ private slots:
     void forgedRevisionsAreNeverShown();
     void memberNamedLikeTheUserShowsTheirNpub_data();
     void memberNamedLikeTheUserShowsTheirNpub();
+    void repeatedHistoryPageEndsLoadOlder();
 
 private:
     desktop::DesktopSession *openOnRelay();
@@ -270,6 +271,47 @@ void TestHostileApp::memberNamedLikeTheUserShowsTheirNpub()
     reload->trigger();
     QTRY_VERIFY2_WITH_TIMEOUT(info->text().startsWith(QStringLiteral("Last edited by you · ")),
                               qPrintable(info->text()), 20000);
+}
+
+// Item 15: the relay ignores History's cursor and answers "Load older" with the newest page
+// again. The list keeps each revision once, "Load older" goes, and the panel says why (it used to
+// end without a word, as if history ended there).
+void TestHostileApp::repeatedHistoryPageEndsLoadOlder()
+{
+    for (int i = 0; i < 8; ++i)
+        m_relay->add(canvasRevision(*m_bob, kChannel, now() - 100 + i,
+                                    "revision " + std::to_string(i) + "\n"));
+    HostileRelay *relay = m_relay.get();
+    m_relay->setHttpScript(
+        [relay](const HostileRelay::Request &request) -> std::optional<HostileRelay::HttpAnswer> {
+            if (request.path != "/query" || !isCanvasQuery(request))
+                return std::nullopt;
+            std::vector<nostr::Filter> uncursored = request.filters;
+            for (nostr::Filter &filter : uncursored) {
+                filter.until.reset();
+                filter.beforeId.reset();
+            }
+            HostileRelay::HttpAnswer answer;
+            answer.body = HostileRelay::eventsJson(relay->honestAnswer(uncursored));
+            return answer;
+        });
+    auto *session = openOnRelay();
+    QVERIFY(session);
+    auto *window = session->window();
+    window->historyPanel()->setPageSize(3);
+    window->historyDock()->show();
+    auto *model = window->historyPanel()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 20000);
+    auto *older = window->findChild<QPushButton *>(QStringLiteral("loadOlderButton"));
+    QVERIFY(older);
+    QTRY_VERIFY_WITH_TIMEOUT(older->isVisible() && older->isEnabled(), 20000);
+    QTest::mouseClick(older, Qt::LeftButton);
+    auto *status = window->findChild<QLabel *>(QStringLiteral("historyStatusLabel"));
+    QVERIFY(status);
+    QTRY_VERIFY2_WITH_TIMEOUT(status->text().contains(QStringLiteral("same revisions again")),
+                              qPrintable(status->text()), 20000);
+    QCOMPARE(model->rowCount(), 3);
+    QVERIFY(!older->isVisible());
 }
 
 QTEST_MAIN(TestHostileApp)

@@ -112,6 +112,8 @@ private slots:
     void forgedAndForeignRevisionsAreNeverPrinted();
     void endlessAnswerEndsWithAClearError();
     void terminalControlsAreEscapedOnATerminalOnly();
+    void repeatingRelayCannotInflateHistory_data();
+    void repeatingRelayCannotInflateHistory();
 
 private:
     // Runs the CLI while this process keeps serving the relay (no blocking waits). With
@@ -310,6 +312,60 @@ void TestHostileCli::terminalControlsAreEscapedOnATerminalOnly()
     const CliRun piped = run(get);
     QCOMPARE(piped.exitCode, 0);
     QCOMPARE(piped.out, QByteArray::fromStdString(content));
+}
+
+void TestHostileCli::repeatingRelayCannotInflateHistory_data()
+{
+    QTest::addColumn<bool>("ignoreCursor");
+    QTest::addColumn<bool>("warns");
+    QTest::newRow("every page is the first page") << true << true;
+    QTest::newRow("every row sent twice") << false << false;
+}
+
+// Item 15: 1,000 revisions, and a relay that answers every history page with the first one
+// (ignoring the cursor), or sends every row twice. `canvas history --limit 3000` lists each of the
+// 1,000 once; a page that brings nothing past the cursor ends the walk with a warning (it ended
+// without one, as if history ended there; the issue saw 5,000 rows for 1,000 ids before revisions
+// were verified).
+void TestHostileCli::repeatingRelayCannotInflateHistory()
+{
+    QFETCH(bool, ignoreCursor);
+    QFETCH(bool, warns);
+    const qint64 first = now() - 5000;
+    for (int i = 0; i < 1000; ++i)
+        m_relay->add(revision(*m_alice, kChannel, first + i, "revision " + std::to_string(i)));
+    HostileRelay *relay = m_relay.get();
+    m_relay->setHttpScript([relay, ignoreCursor](const HostileRelay::Request &request)
+                               -> std::optional<HostileRelay::HttpAnswer> {
+        if (request.path != "/query")
+            return std::nullopt;
+        std::vector<nostr::Filter> filters = request.filters;
+        for (nostr::Filter &filter : filters) {
+            if (ignoreCursor) {
+                filter.until.reset();
+                filter.beforeId.reset();
+            }
+        }
+        std::vector<nostr::Event> answer;
+        for (const nostr::Event &event : relay->honestAnswer(filters)) {
+            answer.push_back(event);
+            if (!ignoreCursor)
+                answer.push_back(event);
+        }
+        HostileRelay::HttpAnswer scripted;
+        scripted.body = HostileRelay::eventsJson(answer);
+        return scripted;
+    });
+    const CliRun history =
+        run({QStringLiteral("canvas"), QStringLiteral("history"), QStringLiteral("--channel"),
+             kChannel, QStringLiteral("--limit"), QStringLiteral("3000")});
+    QCOMPARE(history.exitCode, 0);
+    QSet<QString> ids;
+    for (const QJsonValue &row : history.array())
+        ids.insert(row.toObject().value(QLatin1String("event_id")).toString());
+    QCOMPARE(history.array().size(), 1000);
+    QCOMPARE(ids.size(), 1000);
+    QCOMPARE(history.err.contains("warning: the relay repeated a page of history"), warns);
 }
 
 QTEST_MAIN(TestHostileCli)
