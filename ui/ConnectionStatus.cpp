@@ -90,6 +90,9 @@ QString ConnectionStatus::detailText() const
                   "Settings is the address the relay advertises; then Reconnect.");
     if (m_socket->lastError().isEmpty())
         return {};
+    if (m_socket->lastErrorIsRelays()) // the network is fine: sending it again would not help
+        return tr("Last problem: %1. If it keeps happening, tell whoever runs the relay.")
+            .arg(m_socket->lastError());
     return tr("Last problem: %1. Check your VPN or network connection.").arg(m_socket->lastError());
 }
 

@@ -155,7 +155,8 @@ void RelaySocket::connectSocket()
         if (m_socket->closeCode() == QWebSocketProtocol::CloseCodeTooMuchData)
             onConnectionLost(QStringLiteral("the relay sent a message over %1 MiB, the client's "
                                             "limit")
-                                 .arg(kMaxMessageBytes >> 20));
+                                 .arg(kMaxMessageBytes >> 20),
+                             true);
         else
             onConnectionLost(
                 m_state == State::Connecting
@@ -198,7 +199,7 @@ void RelaySocket::suspendSubscriptions()
     }
 }
 
-void RelaySocket::onConnectionLost(const QString &reason)
+void RelaySocket::onConnectionLost(const QString &reason, bool relayFault)
 {
     const State was = m_state;
     disposeSocket();
@@ -214,6 +215,7 @@ void RelaySocket::onConnectionLost(const QString &reason)
     if (was == State::Connecting)
         ++m_failedAttempts;
     m_lastError = reason;
+    m_lastErrorIsRelays = relayFault;
     qCInfo(lcSocket) << "relay connection:" << reason << "- retrying in" << m_nextBackoff.count()
                      << "ms";
     setState(State::Reconnecting);
@@ -261,6 +263,7 @@ void RelaySocket::becomeStalled(const QString &reason)
 {
     qCInfo(lcSocket) << "no frame for" << nowMs() - m_lastFrameMs << "ms: connection stalled";
     m_lastError = reason;
+    m_lastErrorIsRelays = false;
     m_troubleSinceConnected = true;
     setState(State::Stalled);
 }

@@ -90,6 +90,8 @@ public:
     // Why the last attempt failed, why the connection stalled, or the AUTH rejection; empty when
     // Connected.
     QString lastError() const { return m_lastError; }
+    // lastError() is what the relay sent (a message over the limit), not a network problem.
+    bool lastErrorIsRelays() const { return m_lastErrorIsRelays; }
     int failedAttempts() const { return m_failedAttempts; } // since the last time Connected
     std::chrono::milliseconds nextAttemptIn() const; // Reconnecting: until the next attempt
     std::chrono::milliseconds silentFor() const; // since the last frame of an open connection
@@ -130,7 +132,7 @@ private:
     void connectSocket();
     void disposeSocket();
     void suspendSubscriptions();
-    void onConnectionLost(const QString &reason);
+    void onConnectionLost(const QString &reason, bool relayFault = false);
     void onTextMessage(const QString &text);
     void onFrame();
     void onKeepAlive();
@@ -159,6 +161,7 @@ private:
     QWebSocket *m_socket = nullptr;
     State m_state = State::Idle;
     QString m_lastError;
+    bool m_lastErrorIsRelays = false;
     QString m_pendingAuthId;
     QString m_pendingAuthAs;
     quint64 m_authLogSequence = 0;

@@ -86,6 +86,7 @@ private slots:
     void memberNamedLikeTheUserShowsTheirNpub_data();
     void memberNamedLikeTheUserShowsTheirNpub();
     void repeatedHistoryPageEndsLoadOlder();
+    void oversizedMessageIsNamedAsTheRelays();
 
 private:
     desktop::DesktopSession *openOnRelay();
@@ -312,6 +313,28 @@ void TestHostileApp::repeatedHistoryPageEndsLoadOlder()
                               qPrintable(status->text()), 20000);
     QCOMPARE(model->rowCount(), 3);
     QVERIFY(!older->isVisible());
+}
+
+// Item 12: the relay sends a 40 MiB WebSocket message. The app closes the connection instead of
+// taking it in (the client caps messages at 16 MiB), and says so: the relay's doing, not the
+// user's network (it used to add "Check your VPN or network connection").
+void TestHostileApp::oversizedMessageIsNamedAsTheRelays()
+{
+    client::RelaySocket::Timing timing;
+    timing.initialBackoff = std::chrono::milliseconds(60000); // stay Reconnecting: observable
+    auto *session = m_harness->openSessionOn(QStringLiteral("alice"), m_relay->wsUrl(), timing);
+    QVERIFY(session);
+    QVERIFY(test::UiTestHarness::openChannel(session, kChannel));
+    QTRY_VERIFY_WITH_TIMEOUT(m_relay->webSocketClients() > 0, 20000);
+    m_relay->sendText(QStringLiteral("[\"NOTICE\",\"") + QString(40 * 1024 * 1024, QLatin1Char('n'))
+                      + QStringLiteral("\"]"));
+    auto *status = session->window()->findChild<QLabel *>(QStringLiteral("relayStatusLabel"));
+    QVERIFY(status);
+    QTRY_VERIFY2_WITH_TIMEOUT(status->toolTip().contains(QStringLiteral("over 16 MiB")),
+                              qPrintable(status->toolTip()), 30000);
+    QVERIFY2(!status->toolTip().contains(QStringLiteral("VPN")), qPrintable(status->toolTip()));
+    QVERIFY2(status->toolTip().contains(QStringLiteral("whoever runs the relay")),
+             qPrintable(status->toolTip()));
 }
 
 QTEST_MAIN(TestHostileApp)
