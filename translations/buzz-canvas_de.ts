@@ -218,6 +218,24 @@
         <source>%1 of %2</source>
         <translation>%1 von %2</translation>
     </message>
+    <message>
+        <source>Words and lines</source>
+        <translation>Wörter und Zeilen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n words</source>
+        <translation>
+            <numerusform>%n Wort</numerusform>
+            <numerusform>%n Wörter</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lines</source>
+        <translation>
+            <numerusform>%n Zeile</numerusform>
+            <numerusform>%n Zeilen</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::CanvasHeader</name>
@@ -1437,6 +1455,34 @@ Gespeichert in: %2</translation>
     <message>
         <source>Save the canvas</source>
         <translation>Canvas speichern</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::MarkdownEditKeys</name>
+    <message>
+        <source>Bold (while editing)</source>
+        <translation>Fett (beim Bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Italic (while editing)</source>
+        <translation>Kursiv (beim Bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Link (while editing)</source>
+        <translation>Link (beim Bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Continue a list; on an empty item, end it</source>
+        <translation>Liste fortsetzen; bei einem leeren Eintrag beenden</translation>
+    </message>
+    <message>
+        <source>Indent / outdent a list item</source>
+        <translation>Listeneintrag einrücken / ausrücken</translation>
+    </message>
+    <message>
+        <source>url</source>
+        <comment>placeholder address of a new Markdown link</comment>
+        <translation>URL</translation>
     </message>
 </context>
 <context>

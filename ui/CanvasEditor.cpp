@@ -3,6 +3,7 @@
 #include "canvas/CanvasWriteRules.h"
 #include "ui/ContentBrowser.h"
 #include "ui/FindBar.h"
+#include "ui/MarkdownEditKeys.h"
 #include "ui/MarkdownHighlighter.h"
 #include "ui/MarkdownRenderer.h"
 #include "ui/MonospaceFont.h"
@@ -24,20 +25,46 @@ namespace buzz::ui {
 
 namespace {
 
-// The UTF-8 size of document->toPlainText() (what a save sends), counted block by block: the copy
-// toPlainText() makes is 2 MB for a 1 MB canvas, on every pause in typing, and it raised the app's
-// peak memory when editing began.
-qsizetype plainTextUtf8Size(const QTextDocument *document)
+struct TextCounts
 {
-    qsizetype bytes = document->blockCount() - 1; // the '\n' between blocks
+    qsizetype bytes = 0;
+    qsizetype words = 0;
+    qsizetype lines = 0;
+};
+
+// The UTF-8 size of document->toPlainText() (what a save sends), its words and lines, counted
+// block by block: the copy toPlainText() makes is 2 MB for a 1 MB canvas, on every pause in
+// typing, and it raised the app's peak memory when editing began.
+TextCounts countText(const QTextDocument *document)
+{
+    TextCounts counts;
+    counts.bytes = document->blockCount() - 1; // the '\n' between blocks
     for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
         const QString text = block.text();
-        bytes += canvas::CanvasWriteRules::utf8Size(text);
+        counts.bytes += canvas::CanvasWriteRules::utf8Size(text);
         // toPlainText() writes a no-break space (2 bytes) as ' ' and a line separator (3 bytes)
         // as '\n'.
-        bytes -= text.count(QChar::Nbsp) + 2 * text.count(QChar::LineSeparator);
+        counts.bytes -= text.count(QChar::Nbsp) + 2 * text.count(QChar::LineSeparator);
+        // A word is a run without spaces that has a letter or digit: "-", "#" and "**" are
+        // Markdown, not words.
+        bool inWord = false;
+        bool hasLetter = false;
+        for (const QChar c : text) {
+            if (c.isSpace()) {
+                counts.words += inWord && hasLetter;
+                inWord = hasLetter = false;
+            } else {
+                inWord = true;
+                hasLetter = hasLetter || c.isLetterOrNumber();
+            }
+        }
+        counts.words += inWord && hasLetter;
     }
-    return bytes;
+    // Lines as an editor numbers them, without the empty one after a final newline.
+    counts.lines = document->blockCount();
+    if (document->lastBlock().length() <= 1)
+        --counts.lines;
+    return counts;
 }
 
 } // namespace
@@ -49,8 +76,10 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     , m_preview(new ContentBrowser(m_splitter))
     , m_highlighter(new MarkdownHighlighter(m_editor->document()))
     , m_findBar(new FindBar(m_editor, this))
+    , m_countsLabel(new QLabel(this))
     , m_sizeLabel(new QLabel(this))
 {
+    new MarkdownEditKeys(m_editor); // lists, bold, italic, links, list indent
     setObjectName(QStringLiteral("canvasEditorPane"));
     m_editor->setObjectName(QStringLiteral("canvasEditor"));
     m_editor->setAccessibleName(tr("Canvas Markdown editor"));
@@ -75,7 +104,15 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     layout->setSpacing(0);
     layout->addWidget(m_splitter, 1);
     layout->addWidget(m_findBar);
-    layout->addWidget(m_sizeLabel);
+    m_countsLabel->setObjectName(QStringLiteral("canvasCountsLabel"));
+    m_countsLabel->setAccessibleName(tr("Words and lines"));
+    m_countsLabel->setContentsMargins(0, 2, 12, 0);
+    auto *counts = new QHBoxLayout;
+    counts->setContentsMargins(0, 0, 0, 0);
+    counts->addStretch(1);
+    counts->addWidget(m_countsLabel);
+    counts->addWidget(m_sizeLabel);
+    layout->addLayout(counts);
     m_editor->installEventFilter(this); // Ctrl+F, Ctrl+R, F3 open and drive the find bar
     m_sizeTimer.setSingleShot(true);
     m_sizeTimer.setInterval(200);
@@ -140,7 +177,12 @@ void CanvasEditor::refreshSizeNow()
 {
     using Rules = canvas::CanvasWriteRules;
     m_sizeTimer.stop();
-    const qsizetype bytes = plainTextUtf8Size(m_editor->document());
+    const TextCounts counts = countText(m_editor->document());
+    const qsizetype bytes = counts.bytes;
+    const QString countsText = tr("%n words", nullptr, int(counts.words)) + QStringLiteral(" · ")
+        + tr("%n lines", nullptr, int(counts.lines));
+    m_countsLabel->setText(countsText);
+    m_countsLabel->setAccessibleDescription(countsText);
     const QLocale locale = UiFormat::locale();
     const QString size = bytes < 1024
         ? tr("%1 bytes").arg(bytes)

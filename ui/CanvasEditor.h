@@ -41,7 +41,8 @@ public:
 
     QPlainTextEdit *editor() const { return m_editor; }
     QLabel *sizeLabel() const { return m_sizeLabel; }
-    void refreshSizeNow(); // the size label, at once (tests; after loading a text)
+    QLabel *countsLabel() const { return m_countsLabel; }
+    void refreshSizeNow(); // the size and counts labels, at once (tests; after loading a text)
     QTextBrowser *preview() const { return m_preview; }
     FindBar *findBar() const { return m_findBar; }
     // Keys the editor keeps for its find bar (Find, Replace, Find next / previous): the window's
@@ -64,6 +65,7 @@ private:
     MarkdownHighlighter *m_highlighter;
     FindBar *m_findBar;
     QTimer m_previewTimer;
+    QLabel *m_countsLabel; // "120 words · 14 lines", beside the size
     // "12.3 KiB of 256 KiB": the relay's cap (CanvasWriteRules), counted after a pause in typing.
     QLabel *m_sizeLabel;
     QTimer m_sizeTimer;

@@ -1,6 +1,7 @@
 #include "ui/ShortcutsDialog.h"
 
 #include "ui/CanvasEditor.h"
+#include "ui/MarkdownEditKeys.h"
 
 #include <QAction>
 #include <QDialogButtonBox>
@@ -49,6 +50,7 @@ ShortcutsDialog::ShortcutsDialog(QWidget *window)
          keys(QKeySequence::FindNext) + QStringLiteral(" / ") + keys(QKeySequence::FindPrevious)});
     entries.append({tr("Undo / redo (also past a save)"),
                     keys(QKeySequence::Undo) + QStringLiteral(" / ") + keys(QKeySequence::Redo)});
+    entries.append(MarkdownEditKeys::describedKeys());
     entries.append({tr("Clear the channel filter"),
                     QKeySequence(Qt::Key_Escape).toString(QKeySequence::NativeText)});
 

@@ -7,6 +7,7 @@
 #include "UiTestHarness.h"
 
 #include "app/desktop/Translations.h"
+#include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
@@ -129,6 +130,21 @@ private slots:
                                                  "%n matching revisions", nullptr, 1),
                      QStringLiteral("1 matching revision"));
         }
+    }
+
+    void theEditorCountsWordsAndLinesInTheUiLanguage()
+    {
+        const auto german = qScopeGuard([] { desktop::Translations::install(); });
+        ui::CanvasEditor editor;
+        auto *counts = editor.findChild<QLabel *>(QStringLiteral("canvasCountsLabel"));
+        editor.loadText(QStringLiteral("- eins zwei\ndrei"));
+        QCOMPARE(counts->text(), QStringLiteral("3 Wörter · 2 Zeilen"));
+        editor.loadText(QStringLiteral("eins\n"));
+        QCOMPARE(counts->text(), QStringLiteral("1 Wort · 1 Zeile"));
+        QCOMPARE(desktop::Translations::install(QLocale(QLocale::English, QLocale::Germany)),
+                 QStringLiteral("en"));
+        editor.refreshSizeNow();
+        QCOMPARE(counts->text(), QStringLiteral("1 word · 1 line"));
     }
 
     void yourOwnRevisionReadsVonIhnen()
