@@ -111,6 +111,18 @@
         <source>Not saved: this canvas is %1, over the relay&apos;s limit of %2. Shorten it and save again — your text stays in the editor.</source>
         <translation>Nicht gespeichert: Diese Canvas ist %1 groß und überschreitet die Grenze des Relays von %2. Kürzen Sie sie und speichern Sie erneut – Ihr Text bleibt im Editor.</translation>
     </message>
+    <message>
+        <source>Your save is waiting for the relay: we couldn&apos;t confirm it arrived. As soon as the relay answers it is checked, and sent again only if it is missing — it can&apos;t land twice. Your text is kept.</source>
+        <translation>Ihre Speicherung wartet auf das Relay: Wir konnten nicht bestätigen, dass sie angekommen ist. Sobald das Relay antwortet, wird das geprüft, und sie wird nur erneut gesendet, wenn sie fehlt – doppelt ankommen kann sie nicht. Ihr Text bleibt erhalten.</translation>
+    </message>
+    <message>
+        <source>Your save is waiting for the relay: it goes out by itself as soon as the relay answers. Your text is kept.</source>
+        <translation>Ihre Speicherung wartet auf das Relay: Sie wird von selbst gesendet, sobald das Relay antwortet. Ihr Text bleibt erhalten.</translation>
+    </message>
+    <message>
+        <source>Waiting for the relay</source>
+        <translation>Warten auf das Relay</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -455,6 +467,10 @@ Revision %3</translation>
         <source>Discard your unsaved changes? The autosaved draft is deleted too.</source>
         <translation>Ihre ungespeicherten Änderungen verwerfen? Der automatisch gesicherte Entwurf wird ebenfalls gelöscht.</translation>
     </message>
+    <message>
+        <source>Waiting for the relay…</source>
+        <translation>Warten auf das Relay …</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::ChannelAccessNotice</name>
@@ -571,6 +587,42 @@ Revision %3</translation>
     <message>
         <source>Couldn&apos;t leave: %1</source>
         <translation>Verlassen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>The relay&apos;s answer is in View → Diagnostics.</source>
+        <translation>Die Antwort des Relays steht unter Ansicht → Diagnose.</translation>
+    </message>
+    <message>
+        <source>Waiting for the relay…</source>
+        <translation>Warten auf das Relay …</translation>
+    </message>
+    <message>
+        <source>The relay is busy.</source>
+        <translation>Das Relay ist ausgelastet.</translation>
+    </message>
+    <message>
+        <source>The relay took too long to answer.</source>
+        <translation>Das Relay hat zu lange für die Antwort gebraucht.</translation>
+    </message>
+    <message>
+        <source>The connection to the relay dropped.</source>
+        <translation>Die Verbindung zum Relay ist abgebrochen.</translation>
+    </message>
+    <message>
+        <source>The relay refused this identity.</source>
+        <translation>Das Relay hat diese Identität abgelehnt.</translation>
+    </message>
+    <message>
+        <source>This relay has no community at this address — check Settings.</source>
+        <translation>Dieses Relay hat unter dieser Adresse keine Community – prüfen Sie die Einstellungen.</translation>
+    </message>
+    <message>
+        <source>Couldn&apos;t load the channel list.</source>
+        <translation>Die Kanalliste konnte nicht geladen werden.</translation>
+    </message>
+    <message>
+        <source>Trying again in %1 s.</source>
+        <translation>Neuer Versuch in %1 s.</translation>
     </message>
 </context>
 <context>
@@ -793,6 +845,10 @@ Revision %3</translation>
     <message>
         <source>Reconnect</source>
         <translation>Neu verbinden</translation>
+    </message>
+    <message>
+        <source>Last problem: %1. If it keeps happening, tell whoever runs the relay.</source>
+        <translation>Letztes Problem: %1. Wenn es wieder vorkommt, sagen Sie es den Betreibern des Relays.</translation>
     </message>
 </context>
 <context>
@@ -1088,6 +1144,14 @@ Revision %3</translation>
     <message>
         <source>Retry the last restore first: it may have reached the relay.</source>
         <translation>Wiederholen Sie zuerst die letzte Wiederherstellung: Sie hat das Relay womöglich erreicht.</translation>
+    </message>
+    <message>
+        <source>Waiting for the relay…</source>
+        <translation>Warten auf das Relay …</translation>
+    </message>
+    <message>
+        <source>The relay sent the same revisions again instead of older ones, so older history can&apos;t be loaded from it.</source>
+        <translation>Das Relay hat statt älterer Revisionen dieselben erneut gesendet; ältere Revisionen lassen sich von ihm nicht laden.</translation>
     </message>
 </context>
 <context>
@@ -1579,6 +1643,21 @@ Gespeichert in: %2</translation>
     </message>
 </context>
 <context>
+    <name>buzz::ui::SaveNotice</name>
+    <message>
+        <source>&amp;Merge…</source>
+        <translation>&amp;Zusammenführen …</translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>&amp;Retry now</source>
+        <translation>&amp;Jetzt erneut versuchen</translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::SearchPanel</name>
     <message>
         <source>Search canvases and people</source>
@@ -1766,6 +1845,16 @@ Gespeichert in: %2</translation>
     <message>
         <source>%1 (you)</source>
         <translation>%1 (Sie)</translation>
+    </message>
+    <message>
+        <source>you</source>
+        <comment>the signed-in user as &quot;Last edited by you&quot; names them</comment>
+        <translation>Ihnen</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>someone else whose name could pass for the user&apos;s: name (short npub)</comment>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 </TS>

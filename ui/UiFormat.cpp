@@ -106,7 +106,7 @@ bool UiFormat::couldPassForSelf(canvas::ProfileCache *profiles, const QString &n
     // How the app names the user ("You", "you" in "Last edited by you"), in English and in the UI's
     // language, and the user's own profile name.
     QStringList own {QStringLiteral("you"), tr("You"),
-                     tr("you", "how the app names the signed-in user mid-sentence")};
+                     tr("you", "the signed-in user as \"Last edited by you\" names them")};
     const QString self = profiles ? profiles->selfPubkey() : QString();
     if (!self.isEmpty()) {
         own << profiles->displayName(self);
