@@ -4,7 +4,9 @@
 #include "net/nostr/Kinds.h"
 #include "relay/ingest/DemoSeeder.h"
 #include "relay/ingest/IngestPipeline.h"
+#include "relay/ingest/PresenceQuery.h"
 #include "relay/ingest/RelayEmitter.h"
+#include "relay/model/MemoryPresenceTable.h"
 #include "relay/query/FilterLimits.h"
 #include "relay/query/QueryService.h"
 #include "relay/replication/PgStandbySet.h"
@@ -57,6 +59,7 @@ public:
         : clock(std::move(options.clock))
         , emitter(relayKey(options.relaySecretKeyHex))
         , relayClock(options.relayClock ? options.relayClock : replication::RelayClock::system())
+        , presence(options.presence ? options.presence : std::make_shared<MemoryPresenceTable>())
     {
         const bool postgres = !options.databaseUrl.empty();
         if (postgres ? !openPostgres(options) : !openSqlite(options))
@@ -65,7 +68,7 @@ public:
             router = std::make_unique<routing::ReplicaRouter>(*store, *tier);
         else
             router = std::make_unique<routing::WriterOnlyRouter>(*store);
-        pipeline = std::make_unique<ingest::IngestPipeline>(*store, emitter);
+        pipeline = std::make_unique<ingest::IngestPipeline>(*store, emitter, *presence);
         queries = std::make_unique<query::QueryService>(*router);
         search = std::make_unique<search::SearchService>(*store, *router);
         search->setReplicas(tier); // full-text queries prefer a replica
@@ -241,6 +244,7 @@ public:
     std::function<std::int64_t()> clock;
     ingest::RelayEmitter emitter;
     std::shared_ptr<replication::RelayClock> relayClock;
+    std::shared_ptr<PresenceTable> presence;
     std::unique_ptr<store::Store> store;
     store::Database *database = nullptr; // the store when it is SQLite
     store::PgStore *pgStore = nullptr; // the store when it is PostgreSQL
@@ -292,6 +296,9 @@ QueryResult RelayEngine::query(const std::vector<nostr::Filter> &filters,
         result = QueryResult {QueryResult::Status::BadRequest, *refused};
     else if (d->search && search::SearchService::isSearch(filters))
         result = d->search->search(filters, context, path); // NIP-50: the whole request
+    else if (ingest::PresenceQuery::matches(filters)) // never stored: the table answers
+        result = ingest::PresenceQuery::answer(filters, *d->presence, d->emitter, context.community,
+                                               d->nowSeconds());
     else if (d->queries)
         result = d->queries->query(filters, context, path);
     else

@@ -9,6 +9,7 @@
 #include "net/nostr/Event.h"
 #include "net/nostr/Filter.h"
 #include "relay/model/IngestResult.h"
+#include "relay/model/PresenceTable.h"
 #include "relay/model/QueryResult.h"
 #include "relay/model/ReadPath.h"
 #include "relay/model/RequestContext.h"
@@ -56,6 +57,9 @@ public:
         std::shared_ptr<replication::RelayClock> relayClock; // ms + admin offset; default system
         bool replicationDriver = true; // false: a test beats and replays by hand (manual clock)
         store::CommitLogRetention commitLogRetention; // how much commit log the writer keeps
+        // Each author's latest kind 20001 status (docs/buzz-protocol.md §Presence and typing);
+        // null: one in this process's memory.
+        std::shared_ptr<PresenceTable> presence;
     };
 
     explicit RelayEngine(Options options);

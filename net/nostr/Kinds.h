@@ -25,6 +25,7 @@ inline constexpr int kGroupJoin = 9021;
 inline constexpr int kGroupLeave = 9022;
 
 inline constexpr int kPresence = 20001; // ephemeral, WebSocket only
+inline constexpr int kTyping = 20002; // ephemeral, scoped by h, WebSocket only
 inline constexpr int kLongFormArticle = 30023; // NIP-23, replaceable per (pubkey, d)
 inline constexpr int kAuth = 22242; // NIP-42, only inside AUTH
 inline constexpr int kHttpAuth = 27235; // NIP-98, only inside the Authorization header

@@ -42,7 +42,9 @@ std::optional<IngestResult> EventPrechecks::run(const nostr::Event &event,
     if (event.pubkey != context.pubkey && event.kind != nostr::kinds::kGiftWrap)
         return fail(Status::Forbidden,
                     "invalid: event pubkey does not match authenticated identity");
-    if (!KindRules::isAllowedFromClient(event.kind))
+    // Typing is an ephemeral kind upstream's HTTP bridge does not list: unknown there.
+    if (!KindRules::isAllowedFromClient(event.kind)
+        || (context.transport == Transport::Http && event.kind == nostr::kinds::kTyping))
         return fail(Status::Rejected, "restricted: unknown event kind");
     return std::nullopt;
 }

@@ -57,6 +57,8 @@ Outcome IngestPipeline::ingest(const nostr::Event &event, const RequestContext &
 {
     if (auto rejected = EventPrechecks::run(event, context, now))
         return Outcome {*rejected, {}};
+    if (auto kept = presence(event, context, now))
+        return std::move(*kept);
     // Group commit: this event runs under its own savepoint in whichever writer transaction is
     // next, and we return only after that transaction committed (OK true means durable).
     Outcome outcome = internalError();
@@ -79,6 +81,10 @@ void IngestPipeline::ingestAsync(std::shared_ptr<const nostr::Event> event, Requ
         done(Outcome {*rejected, {}});
         return;
     }
+    if (auto kept = presence(*event, context, now)) {
+        done(std::move(*kept));
+        return;
+    }
     auto outcome = std::make_shared<Outcome>(internalError());
     const std::string community = context.community;
     auto json = std::make_shared<const std::string>(event->toJson()); // here, not on the writer
@@ -96,6 +102,22 @@ void IngestPipeline::ingestAsync(std::shared_ptr<const nostr::Event> event, Requ
             }
             done(std::move(*outcome));
         });
+}
+
+std::optional<Outcome> IngestPipeline::presence(const nostr::Event &event,
+                                                const RequestContext &context, std::int64_t now)
+{
+    if (event.kind != nostr::kinds::kPresence)
+        return std::nullopt;
+    // docs/buzz-protocol.md §Presence and typing: verified (EventPrechecks), the status kept for
+    // presence queries, fanned out to global subscriptions, never stored.
+    if (event.content.size() > kMaxPresenceBytes)
+        return reject("invalid: presence status exceeds " + std::to_string(kMaxPresenceBytes)
+                      + " bytes");
+    m_presence.update(context.community, event.pubkey, event.content, event.createdAt, now);
+    Outcome outcome {IngestResult {Status::Stored, ""}, {}};
+    outcome.committed.push_back(StoredEvent {event, event.toJson(), context.community, {}});
+    return outcome;
 }
 
 void IngestPipeline::writeEvent(store::WriteTransaction &tx, const nostr::Event &event,
@@ -126,16 +148,6 @@ Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::E
     store::EventLookup &reader = tx.reader();
     const int kind = event.kind;
 
-    // Presence (docs/buzz-protocol.md §Ephemeral events): verified, fanned out to global
-    // subscriptions, never stored.
-    if (kind == nostr::kinds::kPresence) {
-        if (event.content.size() > kMaxPresenceBytes)
-            return reject("invalid: presence status exceeds " + std::to_string(kMaxPresenceBytes)
-                          + " bytes");
-        Outcome outcome {IngestResult {Status::Stored, ""}, {}};
-        outcome.committed.push_back(StoredEvent {event, json, community, std::nullopt});
-        return outcome;
-    }
     if (nostr::isParameterizedReplaceableKind(kind)) {
         const std::string *d = event.tagValue("d");
         if (d && d->size() > kMaxDTagBytes)
@@ -198,6 +210,14 @@ Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::E
             if (!member || !member->active())
                 return reject("restricted: not a channel member");
         }
+    }
+
+    // Typing (docs/buzz-protocol.md §Presence and typing): a member's, fanned out to the
+    // channel's subscribers once this savepoint is released, never stored.
+    if (kind == nostr::kinds::kTyping) {
+        Outcome outcome {IngestResult {Status::Stored, ""}, {}};
+        outcome.committed.push_back(StoredEvent {event, json, community, channelId});
+        return outcome;
     }
 
     // Step 9: NIP-29 admin rules (9007 and 9021 follow at steps 16/17).

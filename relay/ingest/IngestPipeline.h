@@ -4,6 +4,7 @@
 #include "relay/ingest/ChannelAdmin.h"
 #include "relay/ingest/RelayEmitter.h"
 #include "relay/model/IngestResult.h"
+#include "relay/model/PresenceTable.h"
 #include "relay/model/RequestContext.h"
 #include "relay/model/StoredEvent.h"
 #include "relay/store/Store.h"
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace buzz::relay::ingest {
@@ -22,15 +24,16 @@ namespace buzz::relay::ingest {
 class IngestPipeline
 {
 public:
-    // Presence status bytes (docs/buzz-protocol.md §Ephemeral events) and NIP-33 `d` tag bytes
+    // Presence status bytes (docs/buzz-protocol.md §Presence and typing) and NIP-33 `d` tag bytes
     // (docs/buzz-protocol.md §Ingest order step 20).
     static constexpr std::size_t kMaxPresenceBytes = 128;
     static constexpr std::size_t kMaxDTagBytes = 1024;
 
-    IngestPipeline(store::Store &database, RelayEmitter &emitter)
+    IngestPipeline(store::Store &database, RelayEmitter &emitter, PresenceTable &presence)
         : m_database(database)
         , m_emitter(emitter)
         , m_admin(emitter)
+        , m_presence(presence)
     { }
 
     struct Outcome
@@ -49,6 +52,9 @@ public:
                      std::int64_t now, std::int64_t nowMs, Done done);
 
 private:
+    // Presence never reaches the writer: it is kept in the presence table and fanned out.
+    std::optional<Outcome> presence(const nostr::Event &event, const RequestContext &context,
+                                    std::int64_t now);
     // The work one event does inside its savepoint of a group transaction.
     // `json` is the event's canonical JSON, serialised before the event reaches the writer.
     void writeEvent(store::WriteTransaction &tx, const nostr::Event &event, const std::string &json,
@@ -60,6 +66,7 @@ private:
     store::Store &m_database;
     RelayEmitter &m_emitter;
     ChannelAdmin m_admin;
+    PresenceTable &m_presence;
 };
 
 } // namespace buzz::relay::ingest

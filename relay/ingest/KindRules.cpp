@@ -27,6 +27,7 @@ bool KindRules::isAllowedFromClient(int kind)
     case nostr::kinds::kGroupLeave:
     case nostr::kinds::kPresence: // presence: WebSocket only (EventPrechecks), fanned out, never
                                   // stored
+    case nostr::kinds::kTyping: // typing: WebSocket only, fanned out to its channel, never stored
     case nostr::kinds::kLongFormArticle: // long-form article: parameterised replaceable, global
     case nostr::kinds::kStreamMessageV2:
     case nostr::kinds::kMessageEdit:
@@ -52,6 +53,7 @@ bool KindRules::requiresChannel(int kind)
     case nostr::kinds::kMessageEdit:
     case nostr::kinds::kCanvas:
     case nostr::kinds::kForumPost:
+    case nostr::kinds::kTyping:
         return true;
     default:
         return false;

@@ -4,6 +4,7 @@
 #include "relay/ingest/CanvasCas.h"
 #include "relay/ingest/EventPrechecks.h"
 #include "relay/ingest/IngestPipeline.h"
+#include "relay/model/PresenceTable.h"
 #include "relay/model/ReadLimits.h"
 #include "relay/query/FilterLimits.h"
 #include "relay/query/QueryService.h"
@@ -93,6 +94,13 @@ std::vector<RelayLimit> relayLimits(const RelayServer::Options &options)
         {"event content", formatBytes(ingest::EventPrechecks::kMaxContentBytes),
          "invalid: content exceeds maximum size of "
              + std::to_string(ingest::EventPrechecks::kMaxContentBytes) + " bytes (got N)",
+         ""},
+        {"presence status (kind 20001 content)",
+         formatBytes(ingest::IngestPipeline::kMaxPresenceBytes) + ", kept "
+             + std::to_string(PresenceTable::kTtlSeconds) + " s",
+         "invalid: presence status exceeds "
+             + std::to_string(ingest::IngestPipeline::kMaxPresenceBytes)
+             + " bytes; a status not renewed is no longer answered",
          ""},
         {"event created_at from the relay clock",
          "+/- " + std::to_string(ingest::EventPrechecks::kMaxClockSkewSeconds) + " s",
