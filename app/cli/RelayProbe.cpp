@@ -1,5 +1,7 @@
 #include "RelayProbe.h"
 
+#include "net/client/CappedReply.h"
+#include "net/client/HttpBridge.h"
 #include "net/nostr/Nip98.h"
 
 #include <QCoroNetworkReply>
@@ -19,6 +21,16 @@ QString shortened(QString text)
     if (text.size() > kDescribeChars)
         text = text.left(kDescribeChars) + QStringLiteral("…");
     return text;
+}
+
+// An answer cut off at the client's cap (HttpBridge's, the same words): reported as no answer.
+ProbeAnswer tooLarge()
+{
+    ProbeAnswer answer;
+    answer.networkError = QStringLiteral("the relay's answer passed %1 MiB, the client's limit, "
+                                         "and was cut off")
+                              .arg(client::HttpBridge::kMaxAnswerBytes >> 20);
+    return answer;
 }
 
 } // namespace
@@ -85,6 +97,7 @@ QCoro::Task<ProbeAnswer> RelayProbe::get(QString path, QByteArray accept, QByteA
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> reply(
         m_network.get(request), [](QNetworkReply *r) { r->deleteLater(); });
+    client::CappedReply body(reply.get(), client::HttpBridge::kMaxAnswerBytes);
     ProbeAnswer answer;
     if (!reply->isFinished() && !co_await qCoro(reply.get()).waitForFinished(m_timeout)) {
         reply->abort();
@@ -92,7 +105,9 @@ QCoro::Task<ProbeAnswer> RelayProbe::get(QString path, QByteArray accept, QByteA
         co_return answer;
     }
     answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    answer.body = reply->readAll();
+    answer.body = body.take();
+    if (body.tooLarge())
+        co_return tooLarge();
     if (answer.status == 0)
         answer.networkError = reply->errorString();
     co_return answer;
@@ -107,6 +122,7 @@ QCoro::Task<ProbeAnswer> RelayProbe::post(QString path, QByteArray body, QByteAr
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> reply(
         m_network.post(request, body), [](QNetworkReply *r) { r->deleteLater(); });
+    client::CappedReply answerBody(reply.get(), client::HttpBridge::kMaxAnswerBytes);
     ProbeAnswer answer;
     if (!reply->isFinished() && !co_await qCoro(reply.get()).waitForFinished(m_timeout)) {
         reply->abort();
@@ -114,7 +130,9 @@ QCoro::Task<ProbeAnswer> RelayProbe::post(QString path, QByteArray body, QByteAr
         co_return answer;
     }
     answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    answer.body = reply->readAll();
+    answer.body = answerBody.take();
+    if (answerBody.tooLarge())
+        co_return tooLarge();
     answer.route = QString::fromLatin1(reply->rawHeader("X-Buzz-Read-Route"));
     if (answer.status == 0)
         answer.networkError = reply->errorString();

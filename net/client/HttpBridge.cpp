@@ -1,5 +1,6 @@
 #include "net/client/HttpBridge.h"
 
+#include "net/client/CappedReply.h"
 #include "net/client/EventVerifier.h"
 #include "net/client/RequestLog.h"
 #include "net/client/Signer.h"
@@ -223,41 +224,8 @@ QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::exchange(QString path, 
 
     std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> reply(
         m_network->post(request, body), [](QNetworkReply *r) { r->deleteLater(); });
-    // The answer is read as it arrives, a chunk at a time (Qt stops reading from the network
-    // while a chunk waits unread), and cut off once it passes the cap: an endless or huge answer
-    // is never buffered whole first. Qt 6.4 drops a read buffer size set on a POST before its
-    // answer started, so it is set again when the headers are in.
-    reply->setReadBufferSize(kReadChunkBytes);
-    QByteArray received;
-    bool tooLarge = false;
-    QObject readWatch; // destroyed before the reply: ends the reads below with this request
-    auto cutOff = [&received, &tooLarge, answer = reply.get()] {
-        tooLarge = true;
-        received = QByteArray();
-        // Queued: abort() finishes the reply, which would resume this coroutine from inside
-        // the signal.
-        QMetaObject::invokeMethod(answer, &QNetworkReply::abort, Qt::QueuedConnection);
-    };
-    QObject::connect(reply.get(), &QNetworkReply::metaDataChanged, &readWatch,
-                     [&tooLarge, &received, cutOff, answer = reply.get()] {
-                         answer->setReadBufferSize(kReadChunkBytes);
-                         const QVariant declared =
-                             answer->header(QNetworkRequest::ContentLengthHeader);
-                         if (tooLarge || !declared.isValid())
-                             return;
-                         if (declared.toLongLong() > kMaxAnswerBytes)
-                             cutOff();
-                         else
-                             received.reserve(declared.toLongLong());
-                     });
-    auto readChunk = [&received, &tooLarge, cutOff, answer = reply.get()] {
-        if (tooLarge)
-            return;
-        received += answer->readAll();
-        if (received.size() > kMaxAnswerBytes)
-            cutOff();
-    };
-    QObject::connect(reply.get(), &QNetworkReply::readyRead, &readWatch, readChunk);
+    // Cut off while it streams once it passes the cap: never buffered whole first.
+    CappedReply answerBody(reply.get(), kMaxAnswerBytes); // destroyed before the reply
     bool timedOut = false;
     if (!reply->isFinished()) {
         const bool finished = co_await qCoro(reply.get()).waitForFinished(options.timeout);
@@ -268,8 +236,8 @@ QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::exchange(QString path, 
     }
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    readChunk(); // what arrived with the end of the answer
-    if (tooLarge) {
+    QByteArray responseBody = answerBody.take();
+    if (answerBody.tooLarge()) {
         entry.httpStatus = status;
         co_return finish(fail(RelayError::make(
             RelayError::Kind::Internal, QStringLiteral("relay answer too large"),
@@ -278,7 +246,6 @@ QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::exchange(QString path, 
                 .arg(kMaxAnswerBytes >> 20),
             status)));
     }
-    const QByteArray responseBody = std::move(received);
     const QString route = QString::fromLatin1(reply->rawHeader(kRouteHeader));
     entry.route = route;
     entry.httpStatus = status;

@@ -89,8 +89,8 @@ public:
     // JSON, relay/README.md "Limits"). A longer answer, or one announcing more, is cut off as it
     // arrives and the request fails with Kind::Internal, "the relay's answer passed 64 MiB, the
     // client's limit, and was cut off" (an answer came: not an unknown outcome).
+    // (CappedReply; `buzz-canvas-cli relay check` reads with the same cap.)
     static constexpr qint64 kMaxAnswerBytes = qint64(64) << 20;
-    static constexpr qint64 kReadChunkBytes = qint64(1) << 20; // read from the network at a time
     ~HttpBridge() override;
 
     QUrl httpBase() const { return m_httpBase; }

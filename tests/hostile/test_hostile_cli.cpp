@@ -111,6 +111,7 @@ private slots:
     void cleanup();
     void forgedAndForeignRevisionsAreNeverPrinted();
     void endlessAnswerEndsWithAClearError();
+    void relayCheckCutsAnEndlessAnswer();
     void terminalControlsAreEscapedOnATerminalOnly();
     void repeatingRelayCannotInflateHistory_data();
     void repeatingRelayCannotInflateHistory();
@@ -266,6 +267,42 @@ void TestHostileCli::endlessAnswerEndsWithAClearError()
         get.err.constData());
     QTRY_VERIFY_WITH_TIMEOUT(m_relay->streamsCut() == 1, 20000);
     qInfo("the relay got %lld MiB out before the client cut it off",
+          m_relay->streamedBytes() >> 20);
+    QVERIFY2(m_relay->streamedBytes() < 128 * 1024 * 1024,
+             qPrintable(QString::number(m_relay->streamedBytes())));
+}
+
+// Item 12: `relay check` reads with the same cap. A NIP-11 document that never ends is cut off
+// while it streams (before, the whole answer was read into memory first) and its row fails
+// naming the limit.
+void TestHostileCli::relayCheckCutsAnEndlessAnswer()
+{
+    m_relay->setHttpScript(
+        [](const HostileRelay::Request &request) -> std::optional<HostileRelay::HttpAnswer> {
+            if (request.path != "/")
+                return std::nullopt;
+            HostileRelay::HttpAnswer answer;
+            answer.contentType = "application/nostr+json";
+            answer.body = "{\"supported_nips\":[";
+            answer.endless = true;
+            answer.endlessUnit = QByteArray(64 * 1024, ' ');
+            return answer;
+        });
+    const CliRun check =
+        run({QStringLiteral("relay"), QStringLiteral("check"), QStringLiteral("--json")}, nullptr,
+            180000);
+    QCOMPARE(check.exitCode, 4);
+    QJsonObject nip11;
+    for (const QJsonValue &row :
+         QJsonDocument::fromJson(check.out).object().value(QLatin1String("rows")).toArray()) {
+        if (row.toObject().value(QLatin1String("id")).toString() == QLatin1String("nip11.document"))
+            nip11 = row.toObject();
+    }
+    QCOMPARE(nip11.value(QLatin1String("status")).toString(), QStringLiteral("fail"));
+    QVERIFY2(nip11.value(QLatin1String("observed")).toString().contains(QStringLiteral("64 MiB")),
+             check.out.constData());
+    QTRY_VERIFY_WITH_TIMEOUT(m_relay->streamsCut() == 1, 20000);
+    qInfo("the relay got %lld MiB out before relay check cut it off",
           m_relay->streamedBytes() >> 20);
     QVERIFY2(m_relay->streamedBytes() < 128 * 1024 * 1024,
              qPrintable(QString::number(m_relay->streamedBytes())));
