@@ -14,7 +14,7 @@ bool SessionModelRelay::start()
     relay::RelayEngine::Options options;
     options.relaySecretKeyHex = nostr::SecretKey::generate().toHex();
     options.replicas = 1;
-    options.readBudgetMs = 5000; // display reads may come from the replica, even a paused one
+    options.readBudgetMs = kReadBudgetMs; // display reads may come from the replica, even paused
     engine = std::make_unique<relay::RelayEngine>(std::move(options));
     return engine->replicaSet() && startServer();
 }
@@ -53,6 +53,25 @@ QString SessionModelRelay::createChannel()
                        relay::RequestContext {relay::RelayServer::kDefaultCommunity,
                                               owner.publicKeyHex(), relay::Transport::Http});
     return result.accepted() ? QString::fromStdString(channel) : QString();
+}
+
+std::optional<canvas::CanvasRevision> SessionModelRelay::writerHead(const QString &channel)
+{
+    nostr::Filter filter;
+    filter.kinds = std::vector<int> {canvas::kCanvasKind};
+    filter.tags['h'] = {channel.toStdString()};
+    filter.limit = 1;
+    filter.consistency = nostr::Filter::Consistency::Strong;
+    const relay::QueryResult result =
+        engine->query({filter},
+                      relay::RequestContext {relay::RelayServer::kDefaultCommunity,
+                                             owner.publicKeyHex(), relay::Transport::Http},
+                      relay::ReadPath::BridgeQuery);
+    for (const relay::StoredEvent &stored : result.events) {
+        if (auto revision = canvas::CanvasRevision::fromEvent(stored.event))
+            return revision;
+    }
+    return std::nullopt;
 }
 
 SessionModelRelay::~SessionModelRelay()

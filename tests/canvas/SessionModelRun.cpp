@@ -100,6 +100,15 @@ void SessionModelTotals::add(const SessionModelResult &result)
     faults += result.faults;
     refused409 += result.refused409;
     gateway += result.gateway;
+    staleBeyondBudget += result.staleBeyondBudget;
+    longestStaleMs = std::max(longestStaleMs, result.longestStaleMs);
+    crashes += result.crashes;
+    lostToCrash += result.lostToCrash;
+    laggingOpens += result.laggingOpens;
+    openedBehind += result.openedBehind;
+    longestCatchUpMs = std::max(longestCatchUpMs, result.longestCatchUpMs);
+    outages += result.outages;
+    retriedByItself += result.retriedByItself;
 }
 
 SessionModelRun::SessionModelRun(SessionModelRelay &relay, quint64 seed)
@@ -110,6 +119,10 @@ SessionModelRun::SessionModelRun(SessionModelRelay &relay, quint64 seed)
     , m_other(std::make_unique<SessionModelClient>(relay.proxy.url()))
 {
     m_result.seed = seed;
+    m_clock.start();
+    m_staleness.setInterval(100);
+    QObject::connect(&m_staleness, &QTimer::timeout, [this] { sampleStaleness(); });
+    m_staleness.start();
 }
 
 void SessionModelRun::note(const QString &action)
@@ -123,7 +136,9 @@ void SessionModelRun::note(const QString &action)
 
 SessionModelRun::~SessionModelRun()
 {
+    m_staleness.stop();
     m_session.reset();
+    m_relay.proxy.setRefusing(false);
     m_relay.proxy.disarm();
     m_relay.proxy.release();
     thaw();
@@ -168,6 +183,24 @@ SessionModelResult SessionModelRun::execute()
     const int steps = 15 + pick(25);
     for (int i = 0; i < steps && m_result.ok(); ++i)
         step();
+    if (m_result.ok() && m_session) {
+        switch (m_result.seed % 20) {
+        case 3:
+            crashWhileTyping();
+            break;
+        case 8:
+        case 18:
+            openBehindLaggingReplica();
+            break;
+        case 13:
+            outageAndReconnect();
+            break;
+        default:
+            break;
+        }
+        for (int i = 0; i < 5 && m_result.ok() && m_session; ++i)
+            step();
+    }
     settleEverything();
     checkOracle();
     return m_result;
@@ -176,6 +209,8 @@ SessionModelResult SessionModelRun::execute()
 void SessionModelRun::openSession(int channel)
 {
     m_open = channel;
+    m_staleSince = -1; // a new canvas on screen: staleness is measured from now
+    m_staleCounted = false;
     m_session = std::make_unique<canvas::CanvasSession>(
         m_user->service.get(), m_channels[std::size_t(channel)].id,
         canvas::DraftScope {m_drafts.get(), kRelayKey, kCommunity});
@@ -307,6 +342,7 @@ void SessionModelRun::type()
     const QString text = lines.join(QLatin1Char('\n'));
     m_session->setWorkingText(text);
     m_mustSurvive.insert(word);
+    m_typedAt.insert(word, m_clock.elapsed());
     m_sent.insert(text);
     note(QStringLiteral("type %1").arg(m_tokens));
 }
@@ -530,7 +566,7 @@ void SessionModelRun::checkOracle()
             present += wordsOf(draft.content);
     }
     const QSet<QString> lost = m_mustSurvive - present;
-    m_result.lost = int(lost.size());
+    m_result.lost += int(lost.size()); // after any words a crash lost beyond its 2 s
     if (!lost.isEmpty())
         m_result.problems << QStringLiteral("lost words: %1")
                                  .arg(QStringList(lost.begin(), lost.end()).join(QLatin1Char(' ')));

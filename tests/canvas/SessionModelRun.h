@@ -1,7 +1,8 @@
 #pragma once
 
 // One seeded run of test_canvas_session_model: user actions and faults on a CanvasSession, then
-// the oracle.
+// the oracle. SessionModelRun.cpp holds the random steps and the oracle, SessionModelScenarios.cpp
+// the longer scenarios (crash, lagging replica, outage) and the staleness measurement.
 
 #include "SessionModelRelay.h"
 
@@ -10,9 +11,12 @@
 #include "canvas/DraftStore.h"
 #include "net/client/RelayConnection.h"
 
+#include <QElapsedTimer>
+#include <QHash>
 #include <QSet>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <qcoro/qcorotask.h>
 
@@ -46,6 +50,17 @@ struct SessionModelResult
     int faults = 0;
     int refused409 = 0; // the user's writes the relay answered 409 (a concurrent writer won)
     int gateway = 0; // the user's writes answered 502/504
+    // A revision shown as current while the writer held a newer one, longer than the relay's
+    // staleness budget (measured every 100 ms while the connection was up).
+    int staleBeyondBudget = 0;
+    qint64 longestStaleMs = 0;
+    int crashes = 0; // the app killed during continuous typing
+    int lostToCrash = 0; // words typed within the 2 s before a crash and not on disk (allowed)
+    int laggingOpens = 0; // a canvas opened right after a save, behind a lagging replica
+    int openedBehind = 0; // ...whose first display showed an older revision than the writer's
+    qint64 longestCatchUpMs = 0; // from opening to showing the writer's head
+    int outages = 0; // the relay unreachable while a save was asked for
+    int retriedByItself = 0; // saves that waited for the relay and went out once it was back
     QStringList problems;
     QStringList actions;
 
@@ -57,7 +72,9 @@ struct SessionModelTotals
 {
     int sequences = 0, lost = 0, routedGatingReads = 0, unsentRevisions = 0, duplicateRevisions = 0,
         saves = 0, laterChangesKept = 0, retries = 0, restores = 0, merges = 0, faults = 0,
-        refused409 = 0, gateway = 0;
+        refused409 = 0, gateway = 0, staleBeyondBudget = 0, crashes = 0, lostToCrash = 0,
+        laggingOpens = 0, openedBehind = 0, outages = 0, retriedByItself = 0;
+    qint64 longestStaleMs = 0, longestCatchUpMs = 0;
     void add(const SessionModelResult &result);
 };
 
@@ -82,6 +99,13 @@ private:
     void restore();
     void concurrentWrite(int channel);
     void injectFault();
+    // The scenarios a sequence may end its random steps with (chosen by the seed, so that every
+    // run of 500 holds each of them dozens of times).
+    void crashWhileTyping(); // types for over 2 s without a pause, then the app is killed
+    void crash(); // the app dies: what is on disk and on the relay is all that is left
+    void openBehindLaggingReplica(); // another save, then at once a new subscription
+    void outageAndReconnect(); // the relay unreachable while saving, then back
+    void sampleStaleness(); // every 100 ms: is the open canvas behind the writer?
     void acceptOffers();
     void thinkTime(int ms);
     // Runs a task to its end (or gives up after `timeoutMs`), pumping events like waitUntil.
@@ -106,7 +130,9 @@ private:
     SessionModelRelay &m_relay;
     std::mt19937_64 m_random;
     SessionModelResult m_result;
+    QElapsedTimer m_clock;
     QTemporaryDir m_draftDir;
+    std::vector<std::unique_ptr<QTemporaryDir>> m_crashDirs; // the disk as each crash left it
     std::unique_ptr<canvas::DraftStore> m_drafts;
     std::unique_ptr<SessionModelClient> m_user;
     std::unique_ptr<SessionModelClient> m_other;
@@ -115,9 +141,14 @@ private:
     std::unique_ptr<canvas::CanvasSession> m_session;
     int m_tokens = 0;
     QSet<QString> m_mustSurvive; // words typed and not discarded
+    QHash<QString, qint64> m_typedAt; // word → m_clock time it was typed
+    QTimer m_staleness;
+    qint64 m_staleSince = -1; // m_clock time the open canvas was first seen behind the writer
+    bool m_staleCounted = false;
     QSet<QString> m_sent; // texts the user asked to save, restore or merge
     bool m_replicaPaused = false;
     bool m_frozen = false;
+    bool m_outage = false; // the relay refuses connections
 };
 
 } // namespace buzz::test

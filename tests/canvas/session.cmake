@@ -5,5 +5,6 @@ buzz_add_qtest(NAME test_canvas_session SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_c
 buzz_add_qtest(NAME test_canvas_session_model SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/test_canvas_session_model.cpp
     ${CMAKE_CURRENT_LIST_DIR}/SessionModelRun.h ${CMAKE_CURRENT_LIST_DIR}/SessionModelRun.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/SessionModelScenarios.cpp
     ${CMAKE_CURRENT_LIST_DIR}/SessionModelRelay.h ${CMAKE_CURRENT_LIST_DIR}/SessionModelRelay.cpp
-    LIBS buzz_canvas_testsupport TIMEOUT 300)
+    LIBS buzz_canvas_testsupport TIMEOUT 600)

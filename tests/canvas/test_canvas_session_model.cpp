@@ -10,8 +10,17 @@
 //    relay, or in a draft on disk;
 //  - every revision the user's key wrote has a text the user asked to save or restore, and none
 //    repeats its parent's text (no duplicate revisions);
-//  - every read that gated a write was strong (the client's request log).
-// It prints `canvas session model: N sequences, lost L, routed gating reads R`, and the seed of a
+//  - every read that gated a write was strong (the client's request log);
+//  - the open canvas never shows a revision as current while the writer holds a newer one for
+//    longer than the relay's staleness budget (sampled every 100 ms against the writer while the
+//    relay is reachable).
+// Besides the random steps, sequences end with one of three scenarios, chosen by the seed: a crash
+// during continuous typing (every word typed more than 2 s before the kill must be in a draft on
+// disk or on the relay), a canvas opened right after another person's save while the replica
+// lags (its live subscription goes up behind that save), and an outage while saving (the save
+// waits for the relay and goes out by itself once it is back).
+// It prints `canvas session model: N sequences, lost L, routed gating reads R, stale beyond budget
+// S`, and the seed of a
 // failing sequence (replay it alone with BUZZ_MODEL_SEED=<seed>; BUZZ_MODEL_SEQUENCES=<n> changes
 // the count).
 
@@ -52,8 +61,10 @@ private slots:
                             static_cast<unsigned long long>(seed), qPrintable(result.report()));
             }
         }
-        std::printf("canvas session model: %d sequences, lost %d, routed gating reads %d\n",
-                    totals.sequences, totals.lost, totals.routedGatingReads);
+        std::printf("canvas session model: %d sequences, lost %d, routed gating reads %d, stale "
+                    "beyond budget %d\n",
+                    totals.sequences, totals.lost, totals.routedGatingReads,
+                    totals.staleBeyondBudget);
         std::printf("canvas session model: %d saves settled (%d later changes kept), %d retries, "
                     "%d restores, %d merges, %d faults injected\n",
                     totals.saves, totals.laterChangesKept, totals.retries, totals.restores,
@@ -61,10 +72,21 @@ private slots:
         std::printf("canvas session model: the user's writes answered 409 (concurrent writer) %d, "
                     "502/504 %d\n",
                     totals.refused409, totals.gateway);
+        std::printf("canvas session model: %d crashes during continuous typing (%d words typed in "
+                    "their last 2 s not on disk), %d outages (%d saves retried by themselves)\n",
+                    totals.crashes, totals.lostToCrash, totals.outages, totals.retriedByItself);
+        std::printf("canvas session model: %d canvases opened behind a lagging replica (%d first "
+                    "showed an older revision, caught up within %lld ms), longest stale %lld ms "
+                    "(budget %d, sampled every 100 ms)\n",
+                    totals.laggingOpens, totals.openedBehind,
+                    static_cast<long long>(totals.longestCatchUpMs),
+                    static_cast<long long>(totals.longestStaleMs),
+                    test::SessionModelRelay::kReadBudgetMs);
         std::fflush(stdout);
         QVERIFY2(failing.empty(), "see the failing seeds above");
         QCOMPARE(totals.lost, 0);
         QCOMPARE(totals.routedGatingReads, 0);
+        QCOMPARE(totals.staleBeyondBudget, 0);
         QCOMPARE(totals.unsentRevisions, 0);
         QCOMPARE(totals.duplicateRevisions, 0);
         QVERIFY(totals.saves > sequences); // the sequences did save, not just type
@@ -73,6 +95,11 @@ private slots:
             // gateway answered for the relay — not only faults the session never met.
             QVERIFY(totals.refused409 > 0);
             QVERIFY(totals.gateway > 0);
+            // And the scenarios ran: crashes, lagging opens, outages whose save went out alone.
+            QVERIFY(totals.crashes > 0);
+            QVERIFY(totals.laggingOpens > 0);
+            QVERIFY(totals.outages > 0);
+            QCOMPARE(totals.retriedByItself, totals.outages);
         }
     }
 };
