@@ -5,6 +5,8 @@
 
 #include <QDateTime>
 
+#include <iterator>
+
 namespace buzz::ui {
 
 QString UiFormat::withShortcut(const QString &text, const QKeySequence &keys)
@@ -82,18 +84,40 @@ QString UiFormat::sizeSummary(const QString &text)
 
 namespace {
 
-// A name as a reader compares names: case, compatibility forms (full-width letters), spacing and
-// invisible characters (zero-width spaces, bidi marks) make no difference.
+// Cyrillic and Greek letters that look like Latin ones (after case folding): "уоu" in Cyrillic
+// reads as "you".
+char16_t latinLookalike(char16_t c)
+{
+    // Cyrillic а е о р с у х і ј ѕ ӏ ԁ ԛ ԝ, Greek α ε ι κ ν ο ρ υ χ.
+    static constexpr char16_t from[] = u"\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456"
+                                       u"\u0458\u0455\u04cf\u0501\u051b\u051d\u03b1\u03b5"
+                                       u"\u03b9\u03ba\u03bd\u03bf\u03c1\u03c5\u03c7";
+    static constexpr char16_t to[] = u"aeopcyxijsldqwaeikvopux";
+    static_assert(sizeof from == sizeof to);
+    for (std::size_t i = 0; i + 1 < std::size(from); ++i) {
+        if (from[i] == c)
+            return to[i];
+    }
+    return c;
+}
+
+// A name as a reader compares names at a glance: only letters and digits count, without accents,
+// case, compatibility forms (full-width letters), look-alike Cyrillic or Greek letters, spacing,
+// punctuation or invisible characters (zero-width spaces, bidi marks). Too loose is harmless:
+// a name that matches only gets its npub beside it. A name of no letters or digits (emoji) is
+// compared whole, spacing and invisible characters aside.
 QString comparable(const QString &name)
 {
-    const QString normal = name.normalized(QString::NormalizationForm_KC);
+    const QString folded = name.normalized(QString::NormalizationForm_KD).toCaseFolded();
     QString kept;
-    kept.reserve(normal.size());
-    for (const QChar c : normal) {
+    QString visible;
+    for (const QChar c : folded) {
+        if (c.isLetterOrNumber())
+            kept += QChar(latinLookalike(c.unicode()));
         if (c.category() != QChar::Other_Format && c.category() != QChar::Other_Control)
-            kept += c;
+            visible += c;
     }
-    return kept.simplified().toCaseFolded();
+    return kept.isEmpty() ? visible.simplified() : kept;
 }
 
 } // namespace

@@ -37,8 +37,9 @@ public:
     // A person as everyone sees them: "You" for the signed-in identity (by key, never by name),
     // else their profile name (display_name ‖ name ‖ short npub; unknown names are fetched and
     // profilesUpdated follows). Someone else whose name could pass for the user's — "you", "You",
-    // the user's own name, spacing, case and invisible characters aside — is shown with their
-    // short npub: "you (npub1abcd…wxyz)", so "Last edited by you" is only ever the user.
+    // the user's own name; case, accents, spacing, punctuation, invisible characters and
+    // look-alike Cyrillic or Greek letters aside — is shown with their short npub:
+    // "you (npub1abcd…wxyz)", so "Last edited by you" is only ever the user.
     static QString personName(canvas::ProfileCache *profiles, const QString &pubkey);
     // Whether `name` reads as the user's own (see personName).
     static bool couldPassForSelf(canvas::ProfileCache *profiles, const QString &name);

@@ -231,6 +231,9 @@ void TestHostileApp::memberNamedLikeTheUserShowsTheirNpub_data()
     QTest::newRow("You") << QStringLiteral("You");
     QTest::newRow("YOU, spaced, with a zero-width space") << QStringLiteral(" Y\u200BOU ");
     QTest::newRow("the user's own name") << QStringLiteral("Alice");
+    QTest::newRow("you in Cyrillic letters") << QStringLiteral("\u0443\u043Eu");
+    QTest::newRow("you.") << QStringLiteral("you.");
+    QTest::newRow("the user's name, accented") << QStringLiteral("\u00C1lice");
 }
 
 // Item 14: Bob names himself "you", "You" or the user's own name ("Alice") and saves the canvas.
