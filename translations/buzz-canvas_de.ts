@@ -850,6 +850,14 @@ Revision %3</translation>
         <source>Last problem: %1. If it keeps happening, tell whoever runs the relay.</source>
         <translation>Letztes Problem: %1. Wenn es wieder vorkommt, sagen Sie es den Betreibern des Relays.</translation>
     </message>
+    <message>
+        <source>The relay sent more than this app accepts. Reconnecting in %1 s.</source>
+        <translation>Das Relay hat mehr gesendet, als diese App annimmt. Neue Verbindung in %1 s.</translation>
+    </message>
+    <message>
+        <source>The relay sent more than this app accepts. Reconnecting now.</source>
+        <translation>Das Relay hat mehr gesendet, als diese App annimmt. Neue Verbindung wird aufgebaut.</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::CreateChannelDialog</name>

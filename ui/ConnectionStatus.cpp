@@ -74,6 +74,10 @@ QString ConnectionStatus::stateText() const
     case State::Reconnecting: {
         // An overdue timer reads 0: the attempt is starting, not "in 0 s".
         const qint64 wait = seconds(m_socket->nextAttemptIn());
+        if (m_socket->lastErrorIsRelays()) // reachable: it sent what the app refuses to take in
+            return wait > 0
+                ? tr("The relay sent more than this app accepts. Reconnecting in %1 s.").arg(wait)
+                : tr("The relay sent more than this app accepts. Reconnecting now.");
         return wait > 0 ? tr("Can't reach the relay. Retrying in %1 s.").arg(wait)
                         : tr("Can't reach the relay. Retrying now.");
     }

@@ -320,7 +320,8 @@ void TestHostileApp::repeatedHistoryPageEndsLoadOlder()
 
 // Item 12: the relay sends a 40 MiB WebSocket message. The app closes the connection instead of
 // taking it in (the client caps messages at 16 MiB), and says so: the relay's doing, not the
-// user's network (it used to add "Check your VPN or network connection").
+// user's network (it said "Can't reach the relay" and added "Check your VPN or network
+// connection").
 void TestHostileApp::oversizedMessageIsNamedAsTheRelays()
 {
     client::RelaySocket::Timing timing;
@@ -338,6 +339,8 @@ void TestHostileApp::oversizedMessageIsNamedAsTheRelays()
     QVERIFY2(!status->toolTip().contains(QStringLiteral("VPN")), qPrintable(status->toolTip()));
     QVERIFY2(status->toolTip().contains(QStringLiteral("whoever runs the relay")),
              qPrintable(status->toolTip()));
+    QVERIFY2(status->text().contains(QStringLiteral("The relay sent more than this app accepts.")),
+             qPrintable(status->text()));
 }
 
 QTEST_MAIN(TestHostileApp)
