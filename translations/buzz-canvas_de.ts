@@ -350,6 +350,33 @@ Revision %3</translation>
     </message>
 </context>
 <context>
+    <name>buzz::ui::CanvasOutline</name>
+    <message>
+        <source>Go to Heading</source>
+        <translation>Zu Überschrift springen</translation>
+    </message>
+    <message>
+        <source>Filter headings</source>
+        <translation>Überschriften filtern</translation>
+    </message>
+    <message>
+        <source>Type to filter the headings…</source>
+        <translation>Tippen, um die Überschriften zu filtern …</translation>
+    </message>
+    <message>
+        <source>Headings</source>
+        <translation>Überschriften</translation>
+    </message>
+    <message>
+        <source>Line %1</source>
+        <translation>Zeile %1</translation>
+    </message>
+    <message>
+        <source>This canvas has no headings (lines starting with #).</source>
+        <translation>Diese Canvas hat keine Überschriften (Zeilen, die mit # beginnen).</translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::CanvasPane</name>
     <message>
         <source>&amp;Discard changes</source>
@@ -623,6 +650,37 @@ Revision %3</translation>
     <message>
         <source>Trying again in %1 s.</source>
         <translation>Neuer Versuch in %1 s.</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::ChannelSwitcher</name>
+    <message>
+        <source>Switch Channel</source>
+        <translation>Kanal wechseln</translation>
+    </message>
+    <message>
+        <source>Filter channels</source>
+        <translation>Kanäle filtern</translation>
+    </message>
+    <message>
+        <source>Type a channel name…</source>
+        <translation>Kanalnamen eingeben …</translation>
+    </message>
+    <message>
+        <source>Channels</source>
+        <translation>Kanäle</translation>
+    </message>
+    <message>
+        <source>%1 (not joined)</source>
+        <translation>%1 (nicht beigetreten)</translation>
+    </message>
+    <message>
+        <source>Opened recently</source>
+        <translation>Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>No other channel is listed yet.</source>
+        <translation>Noch ist kein anderer Kanal aufgeführt.</translation>
     </message>
 </context>
 <context>
@@ -1528,6 +1586,14 @@ Gespeichert in: %2</translation>
         <source>Save the canvas</source>
         <translation>Canvas speichern</translation>
     </message>
+    <message>
+        <source>Go to &amp;Heading…</source>
+        <translation>Zu &amp;Überschrift springen …</translation>
+    </message>
+    <message>
+        <source>Switch &amp;Channel…</source>
+        <translation>&amp;Kanal wechseln …</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::MarkdownEditKeys</name>
@@ -1582,6 +1648,13 @@ Gespeichert in: %2</translation>
     <message>
         <source>Error</source>
         <translation>Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::QuickPickDialog</name>
+    <message>
+        <source>Nothing matches “%1”.</source>
+        <translation>Nichts passt zu „%1“.</translation>
     </message>
 </context>
 <context>

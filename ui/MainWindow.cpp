@@ -8,8 +8,10 @@
 #include "net/client/RelaySocket.h"
 #include "ui/Accessibility.h"
 #include "ui/CanvasEditor.h"
+#include "ui/CanvasOutline.h"
 #include "ui/CanvasPane.h"
 #include "ui/ChannelListPanel.h"
+#include "ui/ChannelSwitcher.h"
 #include "ui/ConnectionStatus.h"
 #include "ui/ContentDocument.h"
 #include "ui/DiagnosticsPanel.h"
@@ -58,6 +60,7 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
     , m_history(new HistoryPanel(services, this))
     , m_search(new SearchPanel(services, this))
     , m_diagnostics(new DiagnosticsPanel(services.connection->requestLog(), this))
+    , m_switcher(new ChannelSwitcher(settings, m_channels->model(), this))
 {
     // Names and channel titles from the relay show in labels that take rich text: no document of
     // the app loads what such text names (ContentDocument).
@@ -104,6 +107,7 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
         updateTitle();
     });
     connect(m_search, &SearchPanel::channelRequested, this, &MainWindow::openChannel);
+    connect(m_switcher, &ChannelSwitcher::channelPicked, this, &MainWindow::openChannel);
 
     // The window's shortcuts work wherever focus is, also in fields that would take them as
     // editing keys (Ctrl+E is "end of line" to a QLineEdit).
@@ -225,6 +229,15 @@ void MainWindow::createActions()
     m_previewAction->setChecked(true);
     connect(m_previewAction, &QAction::toggled, this,
             [this](bool on) { m_canvas->editor()->setPreviewVisible(on); });
+    auto *outline = viewMenu->addAction(tr("Go to &Heading…"));
+    outline->setObjectName(QStringLiteral("outlineAction"));
+    outline->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    connect(outline, &QAction::triggered, this, [this] { CanvasOutline::open(m_canvas); });
+    auto *switcher = viewMenu->addAction(tr("Switch &Channel…"));
+    switcher->setObjectName(QStringLiteral("channelSwitcherAction"));
+    switcher->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    connect(switcher, &QAction::triggered, this,
+            [this] { m_switcher->open(this, m_canvas->channelId()); });
     viewMenu->addSeparator();
 
     auto *help = menuBar()->addMenu(tr("&Help"));
@@ -424,6 +437,7 @@ void MainWindow::onChannelActivated(const canvas::ChannelInfo &channel)
     m_canvas->openChannel(channel); // its new session reaches History through sessionOpened
     if (m_settings)
         m_settings->setValue(QLatin1String(kLastChannelKey), channel.id);
+    m_switcher->remember(channel.id);
     m_connectionStatus->setChannel(channel.id);
     updateTitle();
     updateActions();

@@ -16,6 +16,7 @@ namespace buzz::ui {
 
 class CanvasPane;
 class ChannelListPanel;
+class ChannelSwitcher;
 class ConnectionStatus;
 class DiagnosticsPanel;
 class HistoryPanel;
@@ -85,6 +86,7 @@ private:
     HistoryPanel *m_history;
     SearchPanel *m_search;
     DiagnosticsPanel *m_diagnostics;
+    ChannelSwitcher *m_switcher;
     QDockWidget *m_channelsDock = nullptr;
     QDockWidget *m_historyDock = nullptr;
     QDockWidget *m_searchDock = nullptr;

@@ -3,3 +3,10 @@
 buzz_add_qtest(NAME test_ui_markdown_keys SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_markdown_keys.cpp"
     LIBS buzz_ui TIMEOUT 120 LABELS ui)
 set_target_properties(test_ui_markdown_keys PROPERTIES AUTOMOC ON)
+
+# Issue 31 item 7: Go to Heading (the canvas's outline) and the Ctrl+P channel switcher with the
+# recent channels kept in the profile.
+buzz_add_qtest(NAME test_ui_outline_switcher
+    SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_outline_switcher.cpp"
+    LIBS buzz_ui_test_harness TIMEOUT 180 LABELS ui)
+set_target_properties(test_ui_outline_switcher PROPERTIES AUTOMOC ON)
