@@ -17,6 +17,8 @@
 #include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
 #include "relay/store/Database.h"
+#include "relay/store/PgPresenceTable.h"
+#include "relay/store/PgReplayCache.h"
 #include "relay/store/PgStore.h"
 
 #include <QLoggingCategory>
@@ -125,6 +127,15 @@ public:
         }
         pgStore = opened.get();
         store = std::move(opened);
+        // Every process on this database answers presence and refuses replayed NIP-98 tokens
+        // as one relay (relay/README.md "Several processes on one PostgreSQL").
+        if (auto shared = store::PgSharedConnection::open(options.databaseUrl, error)) {
+            if (!options.presence)
+                presence = std::make_shared<store::PgPresenceTable>(shared);
+            replays = std::make_shared<store::PgReplayCache>(std::move(shared));
+        } else {
+            qCWarning(lcEngine) << "presence and NIP-98 ids stay in this process:" << error.c_str();
+        }
         std::vector<std::string> readUrls;
         if (!options.readDatabaseUrl.empty())
             readUrls.push_back(options.readDatabaseUrl);
@@ -245,6 +256,7 @@ public:
     ingest::RelayEmitter emitter;
     std::shared_ptr<replication::RelayClock> relayClock;
     std::shared_ptr<PresenceTable> presence;
+    std::shared_ptr<SharedReplayCache> replays; // null: this process's own cache is the only one
     std::unique_ptr<store::Store> store;
     store::Database *database = nullptr; // the store when it is SQLite
     store::PgStore *pgStore = nullptr; // the store when it is PostgreSQL
@@ -280,6 +292,11 @@ void RelayEngine::ingestAsync(std::shared_ptr<const nostr::Event> event, Request
                               std::function<void(IngestResult)> done)
 {
     d->ingestAsync(std::move(event), std::move(context), std::move(done));
+}
+
+std::shared_ptr<SharedReplayCache> RelayEngine::sharedReplayCache() const
+{
+    return d->replays;
 }
 
 void RelayEngine::setOutboundBudget(std::shared_ptr<OutboundBudget> budget)

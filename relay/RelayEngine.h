@@ -13,6 +13,7 @@
 #include "relay/model/QueryResult.h"
 #include "relay/model/ReadPath.h"
 #include "relay/model/RequestContext.h"
+#include "relay/model/SharedReplayCache.h"
 #include "relay/model/StoredEvent.h"
 #include "relay/store/CommitLogRetention.h"
 
@@ -76,6 +77,9 @@ public:
     // thread, so it must only hand the answer on (e.g. post it to the connection's thread).
     void ingestAsync(std::shared_ptr<const nostr::Event> event, RequestContext context,
                      std::function<void(IngestResult)> done);
+
+    // NIP-98 ids shared by every relay process on the same PostgreSQL database; null on SQLite.
+    std::shared_ptr<SharedReplayCache> sharedReplayCache() const;
 
     // Answers of query() are charged to `budget` while they are assembled (relay/README.md
     // "Limits"); set by the server before it serves, null for none.

@@ -57,6 +57,14 @@ Expected<std::string, HttpAuthFailure> HttpAuthenticator::authenticate(const Req
     }
     if (!m_replays.remember(verified->id, now))
         return Unexpected(HttpAuthFailure {401, "NIP-98: replay detected"});
+    // Another process of the deployment may have taken it. When the shared store cannot answer
+    // (the database is failing over), this process's own check stands: HTTP keeps being served.
+    if (m_options.shared) {
+        const std::optional<bool> fresh =
+            m_options.shared->remember(verified->id, now, kReplayMemorySecs);
+        if (fresh && !*fresh)
+            return Unexpected(HttpAuthFailure {401, "NIP-98: replay detected"});
+    }
     return verified->pubkey;
 }
 

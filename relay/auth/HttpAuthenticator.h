@@ -3,9 +3,11 @@
 #include "net/nostr/Expected.h"
 #include "net/nostr/Nip98.h"
 #include "relay/auth/ReplayCache.h"
+#include "relay/model/SharedReplayCache.h"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -32,6 +34,9 @@ public:
         std::string relayUrl; // its scheme picks http/https; its authority is the fallback host
         bool acceptDevPubkeyHeader = false;
         std::function<std::int64_t()> clock; // unix seconds
+        // Ids every process of the deployment remembers, asked after this process's own cache;
+        // null: this process only.
+        std::shared_ptr<SharedReplayCache> shared;
     };
 
     // A token is inside the ±60 s window for at most 121 whole seconds (created_at − 60 through

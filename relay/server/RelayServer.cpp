@@ -189,8 +189,9 @@ bool RelayServer::start(const QHostAddress &address, quint16 port)
     if (!relayAuthority.isEmpty() && !m_communities.hasMapping(relayAuthority.toStdString()))
         m_communities.addMapping(relayAuthority.toStdString(), kDefaultCommunity);
 
-    m_authenticator = std::make_unique<HttpAuthenticator>(HttpAuthenticator::Options {
-        m_options.relayUrl, m_options.acceptDevPubkeyHeader, m_options.clock});
+    m_authenticator = std::make_unique<HttpAuthenticator>(
+        HttpAuthenticator::Options {m_options.relayUrl, m_options.acceptDevPubkeyHeader,
+                                    m_options.clock, m_engine.sharedReplayCache()});
     m_bridge = new HttpBridge(m_context, *m_authenticator, this);
     m_nip11 = nip11DocumentJson(m_engine.relayPublicKeyHex(), m_membership.isRequired());
 

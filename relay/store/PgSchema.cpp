@@ -167,6 +167,23 @@ CREATE TABLE IF NOT EXISTS replica_heartbeat (
 );
 INSERT INTO replica_heartbeat (id, token, epoch, fence_wall, committed_at_ms)
     VALUES (1, 0, 0, 0, 0) ON CONFLICT (id) DO NOTHING;
+
+-- What every relay process on this database shares for a short while (relay/README.md "Several
+-- processes on one PostgreSQL"): presence statuses (90 s) and NIP-98 ids (121 s). UNLOGGED: not
+-- worth a WAL record each, and a crash or a failover forgetting them costs a client one
+-- heartbeat, or leaves a token its last seconds.
+CREATE UNLOGGED TABLE IF NOT EXISTS presence (
+    community   text   NOT NULL,
+    pubkey      text   NOT NULL,
+    status      text   NOT NULL,
+    created_at  bigint NOT NULL,
+    received_at bigint NOT NULL,
+    PRIMARY KEY (community, pubkey)
+);
+CREATE UNLOGGED TABLE IF NOT EXISTS nip98_replays (
+    id      text   PRIMARY KEY,
+    seen_at bigint NOT NULL
+);
 )SQL";
 
 // Schema pg-1 had no retired_channels: a channel id on an event with no channels row is a channel

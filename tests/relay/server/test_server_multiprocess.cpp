@@ -7,6 +7,8 @@
 //   §Canvas CAS), so the canvas never forks;
 // - two creations (kind 9007) of one channel id: exactly one is accepted, the other gets
 //   "duplicate: channel already exists".
+// And what the processes remember for the whole deployment: a presence status set through one is
+// answered by the other; a NIP-98 token used through one is a replay through the other.
 // PostgreSQL only (BUZZ_TEST_STORE=postgres, tests/support/pg.cmake); skipped without the pair.
 
 #include "PgTestCluster.h"
@@ -14,7 +16,12 @@
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureWsClient.h"
 
+#include "net/nostr/Nip98.h"
+
+#include <QBuffer>
 #include <QDateTime>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
 #include <QtTest>
 
@@ -30,6 +37,44 @@ const QString kRelayBinary = QStringLiteral(BUZZ_BINARY_DIR "/app/mock-relay/buz
 constexpr int kCanvasRounds = 20;
 constexpr int kCreateRounds = 10;
 constexpr int kOkTimeoutMs = 30000; // a loaded machine; the answer itself is what is checked
+// The one public host both processes serve, as behind a load balancer (--community).
+const QByteArray kPublicHost = "relay.test";
+
+struct HttpAnswer
+{
+    int status = 0;
+    QByteArray body;
+};
+
+// POST `body` to `path` on the process listening on `wsUrl`, addressed to kPublicHost.
+HttpAnswer post(const std::string &wsUrl, const QString &path, const QByteArray &body,
+                const std::string &authorization)
+{
+    QUrl url(QString::fromStdString(wsUrl));
+    url.setScheme(QStringLiteral("http"));
+    url.setPath(path);
+    QNetworkRequest request(url);
+    request.setRawHeader("Host", kPublicHost);
+    request.setRawHeader("Content-Type", "application/json");
+    request.setRawHeader("Authorization", QByteArray::fromStdString(authorization));
+    QNetworkAccessManager network;
+    QNetworkReply *reply = network.post(request, body);
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    if (!finished.wait(kOkTimeoutMs))
+        return {};
+    HttpAnswer answer {reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
+                       reply->readAll()};
+    reply->deleteLater();
+    return answer;
+}
+
+std::string authorization(const TestIdentity &who, const QString &path, const QByteArray &body)
+{
+    return nostr::nip98::buildAuthorizationHeader(
+        who.key, "http://" + kPublicHost.toStdString() + path.toStdString(), "POST",
+        std::string_view(body.constData(), std::size_t(body.size())),
+        QDateTime::currentSecsSinceEpoch());
+}
 
 struct RoundResult
 {
@@ -84,7 +129,8 @@ private:
     {
         const quint16 port = startRelayProcess(
             process, {kRelayBinary},
-            {QStringLiteral("--database-url"), QString::fromStdString(pg.writer)});
+            {QStringLiteral("--database-url"), QString::fromStdString(pg.writer),
+             QStringLiteral("--community"), QString::fromLatin1(kPublicHost + "=local")});
         return port ? "ws://127.0.0.1:" + std::to_string(port) : std::string();
     }
 
@@ -181,6 +227,43 @@ private slots:
         }
         qInfo("channels: both creations accepted in %d of %d rounds", doubles, kCreateRounds);
         QCOMPARE(doubles, 0);
+    }
+
+    // Alice says she is here through A; Bob asks B (docs/buzz-protocol.md §Presence and typing).
+    void presenceIsOneTableForEveryProcess()
+    {
+        const std::int64_t now = QDateTime::currentSecsSinceEpoch();
+        WsTestClient a(QUrl(QString::fromStdString(m_urlA)));
+        QVERIFY(a.connectAndAuthenticate(m_alice.key, m_urlA, now, kOkTimeoutMs));
+        const auto ok = a.publish(m_alice.sign(20001, now, {}, "editing"), kOkTimeoutMs);
+        QVERIFY2(!ok.is_null() && ok[2] == true, ok.dump().c_str());
+
+        const QByteArray body = QByteArray::fromStdString(R"([{"kinds":[20001],"authors":[")"
+                                                          + m_alice.pubkey() + R"("]}])");
+        const QString path = QStringLiteral("/query");
+        const HttpAnswer answer = post(m_urlB, path, body, authorization(m_bob, path, body));
+        QCOMPARE(answer.status, 200);
+        const auto events = nlohmann::json::parse(answer.body.toStdString(), nullptr, false);
+        QVERIFY2(events.is_array() && events.size() == 1, answer.body.constData());
+        QCOMPARE(events[0]["kind"], 20001);
+        QCOMPARE(events[0]["content"], "editing");
+        QCOMPARE(events[0]["tags"], nlohmann::json::array({{"p", m_alice.pubkey()}}));
+    }
+
+    // A token captured from a request through A is refused through B (issue 27 item 5), with the
+    // answer one process gives (relay/README.md "Limits").
+    void nip98ReplayIsRefusedAcrossProcesses()
+    {
+        const QString path = QStringLiteral("/query");
+        const QByteArray body = R"([{"kinds":[1],"limit":1}])";
+        const std::string token = authorization(m_alice, path, body);
+        QCOMPARE(post(m_urlA, path, body, token).status, 200);
+        // B serves the public host: a fresh token is fine there...
+        QCOMPARE(post(m_urlB, path, body, authorization(m_alice, path, body)).status, 200);
+        // ...the one A took is not.
+        const HttpAnswer replayed = post(m_urlB, path, body, token);
+        QCOMPARE(replayed.status, 401);
+        QVERIFY2(replayed.body.contains("NIP-98: replay detected"), replayed.body.constData());
     }
 };
 

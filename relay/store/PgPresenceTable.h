@@ -1,0 +1,34 @@
+#pragma once
+
+#include "relay/model/PresenceTable.h"
+#include "relay/store/PgSharedConnection.h"
+
+#include <atomic>
+#include <memory>
+
+namespace buzz::relay::store {
+
+// The presence table of every relay process on one PostgreSQL database (table `presence`,
+// UNLOGGED: statuses live 90 s and a crash may forget them). The same rules as
+// MemoryPresenceTable, decided by the database: a late, older status changes nothing, "offline"
+// removes the row, reads skip rows older than kTtlSeconds, and every kSweepEvery updates the
+// expired rows are deleted. A statement that fails is logged and changes or answers nothing.
+class PgPresenceTable : public PresenceTable
+{
+public:
+    explicit PgPresenceTable(std::shared_ptr<PgSharedConnection> connection)
+        : m_connection(std::move(connection))
+    { }
+
+    void update(const std::string &community, const std::string &pubkey, const std::string &status,
+                std::int64_t createdAt, std::int64_t now) override;
+    std::vector<Entry> lookup(const std::string &community, const std::vector<std::string> &pubkeys,
+                              std::int64_t now) override;
+
+private:
+    static constexpr std::uint64_t kSweepEvery = 256;
+    std::shared_ptr<PgSharedConnection> m_connection;
+    std::atomic<std::uint64_t> m_updates {0};
+};
+
+} // namespace buzz::relay::store
