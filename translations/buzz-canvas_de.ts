@@ -250,6 +250,96 @@
     </message>
 </context>
 <context>
+    <name>buzz::ui::CanvasExport</name>
+    <message>
+        <source>[image: %1]</source>
+        <translation>[Bild: %1]</translation>
+    </message>
+    <message>
+        <source>The PDF could not be written.</source>
+        <translation>Das PDF konnte nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>The file is over %1 MiB: too large for a canvas.</source>
+        <translation>Die Datei ist größer als %1 MiB: zu groß für eine Canvas.</translation>
+    </message>
+    <message>
+        <source>The file is not UTF-8 text.</source>
+        <translation>Die Datei ist kein UTF-8-Text.</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::CanvasFileActions</name>
+    <message>
+        <source>&amp;Import Markdown…</source>
+        <translation>&amp;Markdown importieren …</translation>
+    </message>
+    <message>
+        <source>Export as &amp;Markdown…</source>
+        <translation>Als Mar&amp;kdown exportieren …</translation>
+    </message>
+    <message>
+        <source>Export as &amp;HTML…</source>
+        <translation>Als &amp;HTML exportieren …</translation>
+    </message>
+    <message>
+        <source>Export as &amp;PDF…</source>
+        <translation>Als &amp;PDF exportieren …</translation>
+    </message>
+    <message>
+        <source>&amp;Print…</source>
+        <translation>&amp;Drucken …</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Web page (*.html)</source>
+        <translation>Webseite (*.html)</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export the Canvas</source>
+        <translation>Canvas exportieren</translation>
+    </message>
+    <message>
+        <source>Exported to %1.</source>
+        <translation>Nach %1 exportiert.</translation>
+    </message>
+    <message>
+        <source>Couldn&apos;t export to %1: %2</source>
+        <translation>Export nach %1 nicht möglich: %2</translation>
+    </message>
+    <message>
+        <source>Print the Canvas</source>
+        <translation>Canvas drucken</translation>
+    </message>
+    <message>
+        <source>Import Markdown</source>
+        <translation>Markdown importieren</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md *.markdown *.txt);;All files (*)</source>
+        <translation>Markdown (*.md *.markdown *.txt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Couldn&apos;t import %1: %2</source>
+        <translation>Import von %1 nicht möglich: %2</translation>
+    </message>
+    <message>
+        <source>Couldn&apos;t import %1: this canvas can&apos;t be edited now.</source>
+        <translation>Import von %1 nicht möglich: Diese Canvas kann gerade nicht bearbeitet werden.</translation>
+    </message>
+    <message>
+        <source>Imported %1 into the editor (not saved yet; Undo brings the previous text back).</source>
+        <translation>%1 in den Editor importiert (noch nicht gespeichert; Rückgängig holt den vorherigen Text zurück).</translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::CanvasHeader</name>
     <message>
         <source>Save canvas</source>

@@ -8,6 +8,7 @@
 #include "net/client/RelaySocket.h"
 #include "ui/Accessibility.h"
 #include "ui/CanvasEditor.h"
+#include "ui/CanvasFileActions.h"
 #include "ui/CanvasOutline.h"
 #include "ui/CanvasPane.h"
 #include "ui/ChannelListPanel.h"
@@ -159,6 +160,8 @@ void MainWindow::createActions()
                 m_channels->findChild<QAbstractButton *>(QStringLiteral("createChannelButton")))
             button->click();
     });
+    fileMenu->addSeparator();
+    new CanvasFileActions(m_canvas, fileMenu, this); // import, export, print
     fileMenu->addSeparator();
     auto *identity = fileMenu->addAction(tr("&Identity…"));
     identity->setObjectName(QStringLiteral("identityAction"));

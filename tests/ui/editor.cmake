@@ -10,3 +10,9 @@ buzz_add_qtest(NAME test_ui_outline_switcher
     SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_outline_switcher.cpp"
     LIBS buzz_ui_test_harness TIMEOUT 180 LABELS ui)
 set_target_properties(test_ui_outline_switcher PROPERTIES AUTOMOC ON)
+
+# Issue 31 item 8: export as Markdown, HTML and PDF (nothing fetched, no image or unsafe link in
+# the HTML), print, and a Markdown file imported as an undoable edit.
+buzz_add_qtest(NAME test_ui_export_import SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_export_import.cpp"
+    LIBS buzz_ui_test_harness TIMEOUT 180 LABELS ui)
+set_target_properties(test_ui_export_import PROPERTIES AUTOMOC ON)
