@@ -1,5 +1,9 @@
 #include "net/client/EventVerifier.h"
 
+#include "net/nostr/Kinds.h"
+
+#include <algorithm>
+
 namespace buzz::client {
 
 namespace {
@@ -18,6 +22,18 @@ bool withinCursor(const nostr::Event &event, const nostr::Filter &filter)
     return true;
 }
 
+// The channel an event belongs to as the relay files it (relay/query/EventMatcher): its `h` tag,
+// or for the relay-signed channel state that has none (39000-39002) the `d` tag naming the
+// channel it describes. The relay delivers those to subscriptions scoped to that channel by `#h`.
+const std::string *channelOf(const nostr::Event &event)
+{
+    if (const std::string *h = event.tagValue("h"))
+        return h;
+    const bool channelState = event.kind == nostr::kinds::kGroupMetadata
+        || event.kind == nostr::kinds::kGroupAdmins || event.kind == nostr::kinds::kGroupMembers;
+    return channelState ? event.tagValue("d") : nullptr;
+}
+
 QString describe(const nostr::Event &event)
 {
     const std::string *channel = event.tagValue("h");
@@ -33,11 +49,23 @@ QString describe(const nostr::Event &event)
 
 bool EventVerifier::answers(const nostr::Event &event, const nostr::Filter &filter)
 {
-    if (!filter.matches(event) || !withinCursor(event, filter))
+    const std::string *channel = channelOf(event);
+    const auto asked = filter.tags.find('h');
+    if (asked != filter.tags.end() && !event.tagValue("h")) {
+        // Channel state: `#h` is answered by the channel its `d` names, the rest as usual.
+        if (!channel
+            || std::find(asked->second.begin(), asked->second.end(), *channel)
+                == asked->second.end())
+            return false;
+        nostr::Filter rest = filter;
+        rest.tags.erase('h');
+        if (!rest.matches(event) || !withinCursor(event, rest))
+            return false;
+    } else if (!filter.matches(event) || !withinCursor(event, filter)) {
         return false;
-    if (const auto channel = filter.singleChannel()) {
-        const std::string *h = event.tagValue("h");
-        if (!h || *h != *channel)
+    }
+    if (const auto single = filter.singleChannel()) {
+        if (!channel || *channel != *single)
             return false;
     }
     return true;

@@ -17,7 +17,8 @@ namespace buzz::client {
 //  - it is what was asked for: it matches one of the request's filters — kinds, ids, authors,
 //    tags, since/until and the keyset cursor (before_id / after_id) — and, where the filter names
 //    exactly one channel (#h), its first `h` tag is that channel, as the relay files it (a canvas
-//    of another channel, or with no `h`, is not this channel's).
+//    of another channel, or with no `h`, is not this channel's). The relay-signed channel state
+//    (39000-39002) has no `h`: its channel is the one its `d` tag names, as the relay matches it.
 // Each event is checked once, where it arrives (HttpBridge::query, RelaySocket); what fails is
 // dropped there and counted in the request log (Diagnostics, `--trace`), never shown.
 class EventVerifier

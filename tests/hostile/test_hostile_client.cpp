@@ -7,6 +7,7 @@
 
 #include "canvas/CanvasService.h"
 #include "canvas/SearchService.h"
+#include "net/client/EventVerifier.h"
 #include "net/client/HttpBridge.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
@@ -88,6 +89,7 @@ private slots:
     void cleanup();
     void forgedAndForeignRevisionsAreDropped();
     void forgedLiveRevisionIsDropped();
+    void channelStateIsMatchedByTheChannelItNames();
     void oversizedHttpAnswerIsCutOff_data();
     void oversizedHttpAnswerIsCutOff();
     void oversizedWebSocketMessageIsRefused();
@@ -229,6 +231,35 @@ void TestHostileClient::forgedLiveRevisionIsDropped()
         droppedFrames +=
             entry.method == QLatin1String("WS EVENT") && entry.status == QLatin1String("dropped");
     QCOMPARE(droppedFrames, 2);
+}
+
+// The channel state the relay signs (39000-39002) names its channel in `d`, with no `h`, and the
+// relay delivers it to subscriptions scoped to that channel by `#h` (a channel list watching a
+// rename or an archive): it answers them. Channel state naming another channel does not, nor does
+// a canvas that names a channel only in `d`.
+void TestHostileClient::channelStateIsMatchedByTheChannelItNames()
+{
+    using client::EventVerifier;
+    namespace kinds = nostr::kinds;
+    nostr::Filter watch;
+    watch.kinds =
+        std::vector<int> {kinds::kGroupMetadata, kinds::kGroupAdmins, kinds::kGroupMembers};
+    watch.tags['h'] = {kChannel.toStdString()};
+    const nostr::SecretKey relayKey = nostr::SecretKey::generate();
+    for (const int kind : {kinds::kGroupMetadata, kinds::kGroupAdmins, kinds::kGroupMembers}) {
+        const nostr::Event ours =
+            relayKey.signedEvent(kind, now(), {{"d", kChannel.toStdString()}});
+        QVERIFY(!EventVerifier::problem(ours, {watch}));
+        const nostr::Event theirs =
+            relayKey.signedEvent(kind, now(), {{"d", kOtherChannel.toStdString()}});
+        QVERIFY(EventVerifier::problem(theirs, {watch}));
+    }
+    nostr::Filter canvasFilter;
+    canvasFilter.kinds = std::vector<int> {kinds::kCanvas};
+    canvasFilter.tags['h'] = {kChannel.toStdString()};
+    const nostr::Event canvasByD =
+        m_bob->signedEvent(kinds::kCanvas, now(), {{"d", kChannel.toStdString()}}, "no h");
+    QVERIFY(EventVerifier::problem(canvasByD, {canvasFilter}));
 }
 
 void TestHostileClient::oversizedHttpAnswerIsCutOff_data()
