@@ -5,6 +5,7 @@
 // counted beside the size.
 
 #include "ui/CanvasEditor.h"
+#include "ui/ShortcutsDialog.h"
 
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -202,6 +203,20 @@ private slots:
         load(QStringLiteral("plain"), 5);
         key(Qt::Key_Tab);
         QCOMPARE(text(), QStringLiteral("plain\t"));
+    }
+
+    void theKeysAreListedInKeyboardShortcuts()
+    {
+        QWidget window;
+        ShortcutsDialog dialog(&window);
+        const auto rows = dialog.rows();
+        for (const auto &[what, keys] :
+             {std::pair {QStringLiteral("Bold (while editing)"), QStringLiteral("Ctrl+B")},
+              std::pair {QStringLiteral("Italic (while editing)"), QStringLiteral("Ctrl+I")},
+              std::pair {QStringLiteral("Link (while editing)"), QStringLiteral("Ctrl+K")},
+              std::pair {QStringLiteral("Indent / outdent a list item"),
+                         QStringLiteral("Tab / Shift+Tab")}})
+            QVERIFY2(rows.contains(std::pair {what, keys}), qPrintable(what));
     }
 
     void wordsAndLinesBesideTheSize()
