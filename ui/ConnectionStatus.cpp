@@ -7,7 +7,7 @@ namespace buzz::ui {
 
 namespace {
 
-using State = client::RelaySocket::State;
+using SocketState = client::RelaySocket::State;
 using SubscriptionState = client::RelaySocket::SubscriptionState;
 
 // Whole seconds, rounded up, so a countdown never shows "0 s" while it still waits.
@@ -46,8 +46,8 @@ void ConnectionStatus::setChannel(const QString &channel)
 void ConnectionStatus::update()
 {
     // Countdowns and silences change every second without a state change.
-    const bool counting = m_socket->state() == State::Reconnecting
-        || m_socket->state() == State::Stalled
+    const bool counting = m_socket->state() == SocketState::Reconnecting
+        || m_socket->state() == SocketState::Stalled
         || (m_canvas && !m_channel.isEmpty()
             && m_canvas->watchState(m_channel) == SubscriptionState::Resubscribing);
     if (counting && !m_ticker.isActive())
@@ -60,18 +60,18 @@ void ConnectionStatus::update()
 QString ConnectionStatus::stateText() const
 {
     switch (m_socket->state()) {
-    case State::Idle:
+    case SocketState::Idle:
         return tr("Not connected");
-    case State::Connecting:
+    case SocketState::Connecting:
         return m_socket->failedAttempts() == 0
             ? tr("Connecting…")
             : tr("Connecting again (attempt %1)…").arg(m_socket->failedAttempts() + 1);
-    case State::Connected:
+    case SocketState::Connected:
         return tr("Connected");
-    case State::Stalled:
+    case SocketState::Stalled:
         return tr("The relay is not answering (silent for %1 s). Saves may not go through.")
             .arg(seconds(m_socket->silentFor()));
-    case State::Reconnecting: {
+    case SocketState::Reconnecting: {
         // An overdue timer reads 0: the attempt is starting, not "in 0 s".
         const qint64 wait = seconds(m_socket->nextAttemptIn());
         if (m_socket->lastErrorIsRelays()) // reachable: it sent what the app refuses to take in
@@ -81,7 +81,7 @@ QString ConnectionStatus::stateText() const
         return wait > 0 ? tr("Can't reach the relay. Retrying in %1 s.").arg(wait)
                         : tr("Can't reach the relay. Retrying now.");
     }
-    case State::AuthRejected:
+    case SocketState::AuthRejected:
         return tr("The relay refused this identity: %1").arg(m_socket->lastError());
     }
     return {};
@@ -89,7 +89,7 @@ QString ConnectionStatus::stateText() const
 
 QString ConnectionStatus::detailText() const
 {
-    if (m_socket->state() == State::AuthRejected)
+    if (m_socket->state() == SocketState::AuthRejected)
         return tr("Check that Identity holds the key this relay knows, and that the relay URL in "
                   "Settings is the address the relay advertises; then Reconnect.");
     if (m_socket->lastError().isEmpty())
@@ -104,7 +104,7 @@ QString ConnectionStatus::liveText() const
 {
     if (!m_canvas || m_channel.isEmpty() || !m_canvas->isWatching(m_channel))
         return {};
-    if (m_socket->state() != State::Connected && m_socket->state() != State::Stalled)
+    if (m_socket->state() != SocketState::Connected && m_socket->state() != SocketState::Stalled)
         return tr("Live updates paused");
     switch (m_canvas->watchState(m_channel)) {
     case SubscriptionState::Pending:
@@ -128,29 +128,30 @@ QString ConnectionStatus::liveText() const
 
 bool ConnectionStatus::bannerVisible() const
 {
-    const State state = m_socket->state();
-    return state == State::Stalled || state == State::Reconnecting || state == State::AuthRejected
-        || (state == State::Connecting && m_socket->failedAttempts() > 0);
+    const SocketState state = m_socket->state();
+    return state == SocketState::Stalled || state == SocketState::Reconnecting
+        || state == SocketState::AuthRejected
+        || (state == SocketState::Connecting && m_socket->failedAttempts() > 0);
 }
 
 NoticeBanner::Tone ConnectionStatus::bannerTone() const
 {
-    return m_socket->state() == State::Stalled ? NoticeBanner::Tone::Warning
-                                               : NoticeBanner::Tone::Error;
+    return m_socket->state() == SocketState::Stalled ? NoticeBanner::Tone::Warning
+                                                     : NoticeBanner::Tone::Error;
 }
 
 ConnectionStatus::Action ConnectionStatus::action() const
 {
     switch (m_socket->state()) {
-    case State::Stalled:
-    case State::Reconnecting:
+    case SocketState::Stalled:
+    case SocketState::Reconnecting:
         return Action::RetryNow;
-    case State::Connecting:
+    case SocketState::Connecting:
         return m_socket->failedAttempts() > 0 ? Action::RetryNow : Action::None;
-    case State::AuthRejected:
+    case SocketState::AuthRejected:
         return Action::Reconnect;
-    case State::Idle:
-    case State::Connected:
+    case SocketState::Idle:
+    case SocketState::Connected:
         break;
     }
     return Action::None;

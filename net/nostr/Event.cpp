@@ -76,7 +76,7 @@ const json *member(const json &object, const char *name)
     return it == object.end() ? nullptr : &*it;
 }
 
-Unexpected<std::string> fieldError(const char *field, const char *what)
+Unexpected<std::string> eventFieldError(const char *field, const char *what)
 {
     return Unexpected(std::string(field) + ": " + what);
 }
@@ -102,71 +102,71 @@ Expected<Event> Event::fromJson(const json &object)
 
     const json *id = member(object, "id");
     if (!id)
-        return fieldError("id", "missing");
+        return eventFieldError("id", "missing");
     if (!id->is_string() || !isLowerHex(id->get_ref<const std::string &>(), 64))
-        return fieldError("id", "must be 64 lower-case hex characters");
+        return eventFieldError("id", "must be 64 lower-case hex characters");
     event.id = id->get_ref<const std::string &>();
 
     const json *pubkey = member(object, "pubkey");
     if (!pubkey)
-        return fieldError("pubkey", "missing");
+        return eventFieldError("pubkey", "missing");
     if (!pubkey->is_string() || !isLowerHex(pubkey->get_ref<const std::string &>(), 64))
-        return fieldError("pubkey", "must be 64 lower-case hex characters");
+        return eventFieldError("pubkey", "must be 64 lower-case hex characters");
     event.pubkey = pubkey->get_ref<const std::string &>();
 
     const json *createdAt = member(object, "created_at");
     if (!createdAt)
-        return fieldError("created_at", "missing");
+        return eventFieldError("created_at", "missing");
     if (createdAt->is_number_unsigned()) {
         const auto value = createdAt->get<std::uint64_t>();
         if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-            return fieldError("created_at", "must be a non-negative integer");
+            return eventFieldError("created_at", "must be a non-negative integer");
         event.createdAt = static_cast<std::int64_t>(value);
     } else if (createdAt->is_number_integer() && createdAt->get<std::int64_t>() >= 0) {
         event.createdAt = createdAt->get<std::int64_t>();
     } else {
-        return fieldError("created_at", "must be a non-negative integer");
+        return eventFieldError("created_at", "must be a non-negative integer");
     }
 
     const json *kind = member(object, "kind");
     if (!kind)
-        return fieldError("kind", "missing");
+        return eventFieldError("kind", "missing");
     if (!kind->is_number_integer() || kind->get<std::int64_t>() < 0
         || (kind->is_number_unsigned() ? kind->get<std::uint64_t>() > 65535
                                        : kind->get<std::int64_t>() > 65535))
-        return fieldError("kind", "must be an integer in 0..65535");
+        return eventFieldError("kind", "must be an integer in 0..65535");
     event.kind = static_cast<int>(kind->get<std::int64_t>());
 
     const json *tags = member(object, "tags");
     if (!tags)
-        return fieldError("tags", "missing");
+        return eventFieldError("tags", "missing");
     if (!tags->is_array())
-        return fieldError("tags", "must be an array of arrays of strings");
+        return eventFieldError("tags", "must be an array of arrays of strings");
     event.tags.reserve(tags->size());
     for (const json &tag : *tags) {
         if (!tag.is_array())
-            return fieldError("tags", "must be an array of arrays of strings");
+            return eventFieldError("tags", "must be an array of arrays of strings");
         Tag &values = event.tags.emplace_back();
         values.reserve(tag.size());
         for (const json &value : tag) {
             if (!value.is_string())
-                return fieldError("tags", "must be an array of arrays of strings");
+                return eventFieldError("tags", "must be an array of arrays of strings");
             values.push_back(value.get_ref<const std::string &>());
         }
     }
 
     const json *content = member(object, "content");
     if (!content)
-        return fieldError("content", "missing");
+        return eventFieldError("content", "missing");
     if (!content->is_string())
-        return fieldError("content", "must be a string");
+        return eventFieldError("content", "must be a string");
     event.content = content->get_ref<const std::string &>();
 
     const json *sig = member(object, "sig");
     if (!sig)
-        return fieldError("sig", "missing");
+        return eventFieldError("sig", "missing");
     if (!sig->is_string() || !isLowerHex(sig->get_ref<const std::string &>(), 128))
-        return fieldError("sig", "must be 128 lower-case hex characters");
+        return eventFieldError("sig", "must be 128 lower-case hex characters");
     event.sig = sig->get_ref<const std::string &>();
 
     return event;

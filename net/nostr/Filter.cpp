@@ -13,7 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-Unexpected<std::string> fieldError(std::string_view field, std::string_view what)
+Unexpected<std::string> filterFieldError(std::string_view field, std::string_view what)
 {
     return Unexpected(std::string(field) + ": " + std::string(what));
 }
@@ -95,23 +95,23 @@ Expected<Filter> Filter::fromJson(const json &object)
     if (const json *ids = present(object, "ids")) {
         filter.ids.emplace();
         if (!readHexList(*ids, *filter.ids))
-            return fieldError("ids", "must be an array of 64-character lower-case hex ids");
+            return filterFieldError("ids", "must be an array of 64-character lower-case hex ids");
     }
     if (const json *authors = present(object, "authors")) {
         filter.authors.emplace();
         if (!readHexList(*authors, *filter.authors))
-            return fieldError("authors",
-                              "must be an array of 64-character lower-case hex public keys");
+            return filterFieldError("authors",
+                                    "must be an array of 64-character lower-case hex public keys");
     }
     if (const json *kinds = present(object, "kinds")) {
         if (!kinds->is_array())
-            return fieldError("kinds", "must be an array of integers in 0..65535");
+            return filterFieldError("kinds", "must be an array of integers in 0..65535");
         filter.kinds.emplace();
         filter.kinds->reserve(kinds->size());
         for (const json &kind : *kinds) {
             std::int64_t value = 0;
             if (!readNonNegative(kind, value) || value > 65535)
-                return fieldError("kinds", "must be an array of integers in 0..65535");
+                return filterFieldError("kinds", "must be an array of integers in 0..65535");
             filter.kinds->push_back(static_cast<int>(value));
         }
     }
@@ -121,36 +121,36 @@ Expected<Filter> Filter::fromJson(const json &object)
         if (value.is_null())
             continue;
         if (!value.is_array())
-            return fieldError(key, "must be an array of strings");
+            return filterFieldError(key, "must be an array of strings");
         std::vector<std::string> &values = filter.tags[key[1]];
         values.reserve(value.size());
         for (const json &item : value) {
             if (!item.is_string())
-                return fieldError(key, "must be an array of strings");
+                return filterFieldError(key, "must be an array of strings");
             values.push_back(item.get_ref<const std::string &>());
         }
     }
     if (const json *since = present(object, "since")) {
         std::int64_t value = 0;
         if (!readNonNegative(*since, value))
-            return fieldError("since", "must be a non-negative integer");
+            return filterFieldError("since", "must be a non-negative integer");
         filter.since = value;
     }
     if (const json *until = present(object, "until")) {
         std::int64_t value = 0;
         if (!readNonNegative(*until, value))
-            return fieldError("until", "must be a non-negative integer");
+            return filterFieldError("until", "must be a non-negative integer");
         filter.until = value;
     }
     if (const json *limit = present(object, "limit")) {
         std::int64_t value = 0;
         if (!readNonNegative(*limit, value))
-            return fieldError("limit", "must be a non-negative integer");
+            return filterFieldError("limit", "must be a non-negative integer");
         filter.limit = clampToInt(value);
     }
     if (const json *search = present(object, "search")) {
         if (!search->is_string())
-            return fieldError("search", "must be a string");
+            return filterFieldError("search", "must be a string");
         filter.search = search->get<std::string>();
     }
 
@@ -178,7 +178,7 @@ Expected<Filter> Filter::fromJson(const json &object)
         std::int64_t value = 0;
         if (!readNonNegative(*depthLimit, value)
             || value > std::numeric_limits<std::uint32_t>::max())
-            return fieldError("depth_limit", "must be a non-negative 32-bit integer");
+            return filterFieldError("depth_limit", "must be a non-negative 32-bit integer");
         filter.depthLimit = clampToInt(value);
     }
     return filter;

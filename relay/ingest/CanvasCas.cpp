@@ -9,16 +9,6 @@
 namespace buzz::relay::ingest {
 
 namespace {
-IngestResult conflict(const char *message)
-{
-    return IngestResult {IngestResult::Status::Conflict, message};
-}
-
-IngestResult invalid(const char *message)
-{
-    return IngestResult {IngestResult::Status::Rejected, message};
-}
-
 std::string lowered(std::string text)
 {
     std::transform(text.begin(), text.end(), text.begin(),
@@ -35,12 +25,13 @@ std::optional<IngestResult> CanvasCas::validate(const nostr::Event &event, std::
         if (candidate.empty() || candidate[0] != "expected-revision")
             continue;
         if (tag)
-            return invalid("invalid: duplicate expected-revision tag");
+            return IngestResult::rejected("invalid: duplicate expected-revision tag");
         tag = &candidate;
     }
     if (tag) {
         if (tag->size() != 2)
-            return invalid("invalid: expected-revision tag must have exactly one value");
+            return IngestResult::rejected(
+                "invalid: expected-revision tag must have exactly one value");
         const std::string &value = (*tag)[1];
         expectation.present = true;
         if (value == "none")
@@ -48,10 +39,10 @@ std::optional<IngestResult> CanvasCas::validate(const nostr::Event &event, std::
         else if (KindRules::isHex64(lowered(value))) // a comparison value: either case
             expectation.head = lowered(value);
         else
-            return invalid("invalid: bad expected canvas revision");
+            return IngestResult::rejected("invalid: bad expected canvas revision");
     }
     if (event.createdAt > now + kMaxFutureSeconds)
-        return invalid("invalid: canvas event timestamp too far in the future");
+        return IngestResult::rejected("invalid: canvas event timestamp too far in the future");
     return std::nullopt;
 }
 
@@ -66,21 +57,21 @@ CanvasCas::Outcome CanvasCas::decide(store::EventLookup &reader, const std::stri
     // The same bytes exist but are not the live head (superseded or deleted): never a false
     // success.
     if (reader.findById(community, event.id))
-        return {conflict(kChanged), Decision::Insert};
+        return {IngestResult::conflict(kChanged), Decision::Insert};
     if (!expectation.present)
         return {std::nullopt, Decision::Insert};
     if (!expectation.head) {
         if (head)
-            return {conflict(kChanged), Decision::Insert};
+            return {IngestResult::conflict(kChanged), Decision::Insert};
         return {std::nullopt, Decision::Insert};
     }
     if (!head)
-        return {conflict(kMissing), Decision::Insert};
+        return {IngestResult::conflict(kMissing), Decision::Insert};
     if (*expectation.head != head->id)
-        return {conflict(kChanged), Decision::Insert};
+        return {IngestResult::conflict(kChanged), Decision::Insert};
     // Strict supersede (nostr::isNewer): later second, or the same second with a lower id.
     if (!nostr::isNewer(event.createdAt, event.id, head->createdAt, head->id))
-        return {conflict(kNotSuperseding), Decision::Insert};
+        return {IngestResult::conflict(kNotSuperseding), Decision::Insert};
     return {std::nullopt, Decision::Insert};
 }
 

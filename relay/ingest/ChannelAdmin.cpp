@@ -15,7 +15,7 @@ namespace buzz::relay::ingest {
 namespace {
 using Status = IngestResult::Status;
 
-IngestResult invalid(std::string message)
+IngestResult invalidBecause(std::string message)
 {
     return IngestResult {Status::Rejected, "invalid: " + std::move(message)};
 }
@@ -68,13 +68,13 @@ std::optional<IngestResult> ChannelAdmin::validate(store::WriteTransaction &tx,
     if (event.kind == nostr::kinds::kGroupCreate) {
         const std::string *name = event.tagValue("name");
         if (!name || isBlank(*name))
-            return invalid("channel name is required");
+            return invalidBecause("channel name is required");
         if (const std::string *visibility = event.tagValue("visibility");
             visibility && *visibility != "open" && *visibility != "private")
-            return invalid("invalid visibility: " + *visibility);
+            return invalidBecause("invalid visibility: " + *visibility);
         if (const std::string *type = event.tagValue("channel_type");
             type && *type != "stream" && *type != "forum")
-            return invalid("invalid channel_type: " + *type);
+            return invalidBecause("invalid channel_type: " + *type);
         // A deleted channel's id stays taken: a channel created under it would inherit (and
         // show its members) everything the deleted one held, its canvas head too.
         if (reader.channel(community, newChannelId)
@@ -91,15 +91,15 @@ std::optional<IngestResult> ChannelAdmin::validate(store::WriteTransaction &tx,
     }
     if (event.kind == nostr::kinds::kGroupJoin) {
         if (!event.tagValue("h"))
-            return invalid("join request must include an h tag");
+            return invalidBecause("join request must include an h tag");
         if (!channel)
-            return invalid("channel not found");
+            return invalidBecause("channel not found");
         if (!channel->isOpen())
             return IngestResult {Status::Rejected, "restricted: channel is private"};
         return std::nullopt;
     }
     if (!channel)
-        return invalid("channel not found");
+        return invalidBecause("channel not found");
     const auto actor = reader.member(community, channel->uuid, event.pubkey);
     const bool actorActive = actor && actor->active();
     const bool actorAdmin = actor && actor->isAdmin();
@@ -107,30 +107,30 @@ std::optional<IngestResult> ChannelAdmin::validate(store::WriteTransaction &tx,
     case nostr::kinds::kGroupAddMember: {
         const std::string *target = targetPubkey(event);
         if (!target)
-            return invalid("member events must include a p tag");
+            return invalidBecause("member events must include a p tag");
         const std::string *role = event.tagValue("role");
         if (role && !isValidRole(*role))
-            return invalid("invalid role: " + *role);
+            return invalidBecause("invalid role: " + *role);
         if (auto refused =
                 RoleRules::mayAdd(actor, reader.member(community, channel->uuid, *target),
                                   role ? std::optional<std::string>(*role) : std::nullopt,
                                   activeOwners(reader, *channel)))
-            return invalid(*refused);
+            return invalidBecause(*refused);
         return std::nullopt;
     }
     case nostr::kinds::kGroupRemoveMember: {
         const std::string *target = targetPubkey(event);
         if (!target)
-            return invalid("member events must include a p tag");
+            return invalidBecause("member events must include a p tag");
         if (auto refused = RoleRules::mayRemove(event.pubkey, actor, *target,
                                                 reader.member(community, channel->uuid, *target),
                                                 activeOwners(reader, *channel)))
-            return invalid(*refused);
+            return invalidBecause(*refused);
         return std::nullopt;
     }
     case nostr::kinds::kGroupDelete:
         if (!actor || !actor->active() || actor->role != "owner")
-            return invalid("only owner can delete group");
+            return invalidBecause("only owner can delete group");
         return std::nullopt;
     case nostr::kinds::kGroupEditMetadata: {
         bool any = false;
@@ -139,33 +139,33 @@ std::optional<IngestResult> ChannelAdmin::validate(store::WriteTransaction &tx,
                 continue;
             any = true;
             if (!actorAdmin)
-                return invalid("actor not authorized");
+                return invalidBecause("actor not authorized");
         }
         for (const char *field : kMemberFields) {
             if (!event.tagValue(field))
                 continue;
             any = true;
             if (!actorActive)
-                return invalid("actor not authorized");
+                return invalidBecause("actor not authorized");
         }
         if (!any)
-            return invalid("metadata edit must change at least one field");
+            return invalidBecause("metadata edit must change at least one field");
         if (const std::string *name = event.tagValue("name"); name && isBlank(*name))
-            return invalid("channel name is required");
+            return invalidBecause("channel name is required");
         if (const std::string *archived = event.tagValue("archived");
             archived && *archived != "true" && *archived != "false")
-            return invalid("archived must be true or false");
+            return invalidBecause("archived must be true or false");
         if (const std::string *visibility = event.tagValue("visibility");
             visibility && *visibility != "open" && *visibility != "private")
-            return invalid("invalid visibility: " + *visibility);
+            return invalidBecause("invalid visibility: " + *visibility);
         if (const std::string *ttl = event.tagValue("ttl");
             ttl && !ttl->empty() && !parsePositive(*ttl))
-            return invalid("ttl must be a positive number of seconds");
+            return invalidBecause("ttl must be a positive number of seconds");
         return std::nullopt;
     }
     case nostr::kinds::kGroupLeave:
         if (actorActive && actor->role == "owner" && activeOwners(reader, *channel) <= 1)
-            return invalid("cannot remove the last owner");
+            return invalidBecause("cannot remove the last owner");
         return std::nullopt;
     default:
         return std::nullopt;

@@ -2,13 +2,6 @@
 
 namespace buzz::relay::ingest {
 
-namespace {
-IngestResult invalid(const char *message)
-{
-    return IngestResult {IngestResult::Status::Rejected, message};
-}
-} // namespace
-
 ThreadResolver::Result ThreadResolver::resolve(store::EventLookup &reader,
                                                const std::string &community,
                                                const std::optional<std::string> &channel,
@@ -29,16 +22,18 @@ ThreadResolver::Result ThreadResolver::resolve(store::EventLookup &reader,
     const std::string &parentId = reply ? *reply : *root;
     const auto parent = reader.findById(community, parentId);
     if (!parent || parent->deletedAt)
-        return {invalid("invalid: reply parent not found"), std::nullopt};
+        return {IngestResult::rejected("invalid: reply parent not found"), std::nullopt};
     if (parent->stored.channel != channel)
-        return {invalid("invalid: reply parent belongs to a different channel"), std::nullopt};
+        return {IngestResult::rejected("invalid: reply parent belongs to a different channel"),
+                std::nullopt};
     const auto parentLink = reader.threadLink(community, parentId);
     const std::string ancestryRoot = parentLink ? parentLink->rootId : parentId;
     if (root && *root != ancestryRoot)
-        return {invalid("invalid: root tag does not match thread ancestry"), std::nullopt};
+        return {IngestResult::rejected("invalid: root tag does not match thread ancestry"),
+                std::nullopt};
     const int depth = parentLink ? parentLink->depth + 1 : 1;
     if (depth > kMaxDepth)
-        return {invalid("invalid: thread depth limit exceeded"), std::nullopt};
+        return {IngestResult::rejected("invalid: thread depth limit exceeded"), std::nullopt};
     return {std::nullopt, model::ThreadLink {ancestryRoot, parentId, depth}};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 namespace buzz::relay {
 
@@ -19,6 +20,8 @@ struct IngestResult
     };
     Status status = Status::Internal;
     std::string message;
+    static IngestResult rejected(std::string text) { return {Status::Rejected, std::move(text)}; }
+    static IngestResult conflict(std::string text) { return {Status::Conflict, std::move(text)}; }
     bool accepted() const { return status == Status::Stored || status == Status::Duplicate; }
     int httpStatus() const;
 };

@@ -10,10 +10,10 @@ namespace buzz::relay::query {
 namespace {
 constexpr unsigned kByteaOid = 17;
 
-class Builder
+class PgBuilder
 {
 public:
-    explicit Builder(PgFilterSql::Plan &plan)
+    explicit PgBuilder(PgFilterSql::Plan &plan)
         : m_plan(plan)
     { }
 
@@ -83,7 +83,7 @@ private:
     PgFilterSql::Plan &m_plan;
 };
 
-std::string likePattern(const std::string &word)
+std::string pgLikePattern(const std::string &word)
 {
     std::string out = "%";
     for (char c : word) {
@@ -102,7 +102,7 @@ PgFilterSql::Plan PgFilterSql::build(const nostr::Filter &filter, const std::str
                                      const std::vector<std::string> *viewerChannels)
 {
     Plan plan;
-    Builder b(plan);
+    PgBuilder b(plan);
     const auto nothing = [&plan] {
         plan.matchesNothing = true;
         return std::move(plan);
@@ -190,7 +190,7 @@ PgFilterSql::Plan PgFilterSql::build(const nostr::Filter &filter, const std::str
         std::istringstream words(*filter.search);
         std::string word;
         while (words >> word)
-            where += " AND e.content ILIKE " + b.text(likePattern(word)) + " ESCAPE '\\'";
+            where += " AND e.content ILIKE " + b.text(pgLikePattern(word)) + " ESCAPE '\\'";
     }
 
     if (mode == FilterSql::Mode::Count) {

@@ -15,7 +15,7 @@ Q_DECLARE_LOGGING_CATEGORY(lcReplica)
 namespace buzz::relay::replication {
 
 namespace {
-constexpr auto kDriverPeriod = std::chrono::milliseconds(100);
+constexpr auto kStandbyDriverPeriod = std::chrono::milliseconds(100);
 constexpr auto kCatchUpPoll = std::chrono::milliseconds(2);
 } // namespace
 
@@ -207,7 +207,7 @@ void PgStandbySet::runDriver()
         }
         refresh();
         std::unique_lock lock(m_driverMutex);
-        m_driverWake.wait_for(lock, kDriverPeriod, [this] { return m_stopping.load(); });
+        m_driverWake.wait_for(lock, kStandbyDriverPeriod, [this] { return m_stopping.load(); });
     }
 }
 

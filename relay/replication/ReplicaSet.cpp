@@ -16,7 +16,7 @@ namespace buzz::relay::replication {
 namespace {
 constexpr int kFetchBatch = 5000;
 constexpr std::size_t kApplyBatch = 1000;
-constexpr auto kDriverPeriod = std::chrono::milliseconds(10);
+constexpr auto kReplicaDriverPeriod = std::chrono::milliseconds(10);
 } // namespace
 
 ReplicaSet::ReplicaSet(store::Database &database, ReplicationConfig config)
@@ -291,7 +291,7 @@ void ReplicaSet::runDriver()
     while (!m_stopping.load()) {
         tick();
         std::unique_lock lock(m_driverMutex);
-        m_driverWake.wait_for(lock, kDriverPeriod, [this] { return m_stopping.load(); });
+        m_driverWake.wait_for(lock, kReplicaDriverPeriod, [this] { return m_stopping.load(); });
     }
 }
 

@@ -1,36 +1,13 @@
 #include "relay/search/PgSearchIndex.h"
 
+#include "relay/search/SearchText.h"
+
 #include "relay/store/HexKey.h"
 #include "relay/store/PgConnection.h"
 
 #include <cctype>
 
 namespace buzz::relay::search {
-
-namespace {
-constexpr std::size_t kMaxWords = 16;
-
-bool isSpace(char c)
-{
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-bool isWordByte(char c)
-{
-    const auto byte = static_cast<unsigned char>(c);
-    return byte >= 0x80 || std::isalnum(byte);
-}
-
-// A term with no letter, digit or non-ASCII text yields no word.
-bool hasToken(std::string_view term)
-{
-    for (const char c : term) {
-        if (isWordByte(c))
-            return true;
-    }
-    return false;
-}
-} // namespace
 
 std::optional<std::string> PgSearchIndex::toTsQuery(std::string_view text)
 {
@@ -39,22 +16,22 @@ std::optional<std::string> PgSearchIndex::toTsQuery(std::string_view text)
     std::vector<std::string_view> words;
     std::size_t at = 0;
     std::size_t terms = 0;
-    while (at < text.size() && terms < kMaxWords) {
-        while (at < text.size() && isSpace(text[at]))
+    while (at < text.size() && terms < SearchText::kMaxWords) {
+        while (at < text.size() && SearchText::isSpace(text[at]))
             ++at;
         const std::size_t start = at;
-        while (at < text.size() && !isSpace(text[at]))
+        while (at < text.size() && !SearchText::isSpace(text[at]))
             ++at;
         const std::string_view term = text.substr(start, at - start);
-        if (term.empty() || !hasToken(term))
+        if (term.empty() || !SearchText::hasToken(term))
             continue;
         ++terms;
         std::size_t from = 0;
         while (from < term.size()) {
-            while (from < term.size() && !isWordByte(term[from]))
+            while (from < term.size() && !SearchText::isWordByte(term[from]))
                 ++from;
             const std::size_t begin = from;
-            while (from < term.size() && isWordByte(term[from]))
+            while (from < term.size() && SearchText::isWordByte(term[from]))
                 ++from;
             if (from > begin)
                 words.push_back(term.substr(begin, from - begin));

@@ -6,24 +6,23 @@
 
 namespace buzz::relay::search {
 
-namespace {
-constexpr std::size_t kMaxWords = 16;
-
-bool isSpace(char c)
+bool SearchText::isSpace(char c)
 {
     return std::isspace(static_cast<unsigned char>(c)) != 0;
 }
 
+bool SearchText::isWordByte(char c)
+{
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x80 || std::isalnum(byte);
+}
+
 // The unicode61 tokenizer keeps letters and digits (and every non-ASCII code point it does not
 // class as a separator): a word with none of them tokenises to nothing.
-bool hasToken(std::string_view word)
+bool SearchText::hasToken(std::string_view word)
 {
-    return std::any_of(word.begin(), word.end(), [](char c) {
-        const auto byte = static_cast<unsigned char>(c);
-        return byte >= 0x80 || std::isalnum(byte);
-    });
+    return std::any_of(word.begin(), word.end(), isWordByte);
 }
-} // namespace
 
 std::optional<std::string> SearchText::toMatchExpression(std::string_view text)
 {

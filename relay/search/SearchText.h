@@ -14,6 +14,14 @@ class SearchText
 public:
     // nullopt when the text has no searchable word (blank or punctuation only): matches nothing.
     static std::optional<std::string> toMatchExpression(std::string_view text);
+
+    // The rules both stores' search strings follow (SQLite FTS5 here, PgSearchIndex on PostgreSQL).
+    static constexpr std::size_t kMaxWords = 16;
+    static bool isSpace(char c);
+    // A letter, a digit, or any byte of non-ASCII text: what both tokenizers keep.
+    static bool isWordByte(char c);
+    // A word with none of those tokenises to nothing.
+    static bool hasToken(std::string_view word);
 };
 
 } // namespace buzz::relay::search

@@ -5,6 +5,7 @@
 #include "relay/model/StoredEvent.h"
 #include "relay/model/ThreadLink.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +19,10 @@ class EventRows
 {
 public:
     enum class InsertOutcome { Inserted, AlreadyExists, Failed };
+
+    // Tag values longer than this are not indexed (they are still post-matched from the event
+    // JSON).
+    static constexpr std::size_t kMaxIndexedTagValue = 512;
 
     virtual ~EventRows() = default;
 

@@ -14,9 +14,6 @@ Q_DECLARE_LOGGING_CATEGORY(lcPg)
 namespace buzz::relay::store {
 
 namespace {
-// Tag values longer than this are not indexed (they are still post-matched from the event JSON).
-constexpr std::size_t kMaxIndexedTagValue = 512;
-
 template<std::size_t N>
 std::string bytesOf(const std::array<std::uint8_t, N> &key)
 {
@@ -75,7 +72,7 @@ EventRows::InsertOutcome PgRowWriter::insertEvent(const StoredEvent &stored,
     std::vector<std::pair<std::string_view, std::string_view>> indexed;
     for (const auto &tag : event.tags) {
         if (tag.size() < 2 || tag[0].size() != 1 || tag[0] == "h"
-            || tag[1].size() > kMaxIndexedTagValue)
+            || tag[1].size() > EventRows::kMaxIndexedTagValue)
             continue;
         indexed.emplace_back(tag[0], tag[1]);
     }

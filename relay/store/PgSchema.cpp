@@ -188,7 +188,7 @@ CREATE UNLOGGED TABLE IF NOT EXISTS nip98_replays (
 
 // Schema pg-1 had no retired_channels: a channel id on an event with no channels row is a channel
 // deleted before (store/SchemaMigration.cpp says why). One scan of events, once.
-constexpr const char *kRetireDeletedChannels = R"SQL(
+constexpr const char *kPgRetireDeletedChannels = R"SQL(
 INSERT INTO retired_channels (community, uuid, retired_at)
     SELECT e.community, e.channel, MAX(extract(epoch FROM e.created_at))::bigint FROM events e
     WHERE e.channel IS NOT NULL AND NOT EXISTS (
@@ -303,7 +303,7 @@ bool PgSchema::apply(PgConnection &connection, std::int64_t nowSec, std::string 
     if (!connection.execOk(kFunctions) || !connection.execOk(kTables))
         return fail("schema");
     // pg-1 → pg-2: the tables above are new; they learn the old rows in this transaction.
-    if (stored == "pg-1" && !connection.execOk(kRetireDeletedChannels))
+    if (stored == "pg-1" && !connection.execOk(kPgRetireDeletedChannels))
         return fail("schema migration from pg-1");
 
     std::tm first {};

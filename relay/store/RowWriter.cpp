@@ -13,9 +13,6 @@
 namespace buzz::relay::store {
 
 namespace {
-// Tag values longer than this are not indexed (they are still post-matched from the event JSON).
-constexpr std::size_t kMaxIndexedTagValue = 512;
-
 nlohmann::json optionalJson(const std::optional<std::string> &value)
 {
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
@@ -107,7 +104,7 @@ RowWriter::InsertOutcome RowWriter::insertEvent(const StoredEvent &stored,
     std::vector<std::pair<std::string_view, std::string_view>> indexed;
     for (const auto &tag : event.tags) {
         if (tag.size() < 2 || tag[0].size() != 1 || tag[0] == "h"
-            || tag[1].size() > kMaxIndexedTagValue)
+            || tag[1].size() > EventRows::kMaxIndexedTagValue)
             continue;
         indexed.emplace_back(tag[0], tag[1]);
     }
