@@ -7,6 +7,7 @@
 #include "relay/server/OutboundQueue.h"
 #include "relay/server/PendingReplies.h"
 #include "relay/server/ServerMetrics.h"
+#include "relay/server/ThreadHandOff.h"
 
 #include <QMetaObject>
 #include <QObject>
@@ -59,14 +60,19 @@ struct ServerContext
         using Result = std::invoke_result_t<Work &>;
         QPointer<QObject> guard(receiver);
         std::shared_ptr<NetworkThreadMailbox> target = mailbox;
-        workers->start([guard, target, work = std::move(work), done = std::move(done)]() mutable {
+        std::function<void()> task = [guard, target, work = std::move(work),
+                                      done = std::move(done)]() mutable {
+            handoff::adopt(target.get());
             auto result = std::make_shared<Result>(work());
             // `done` moves on: what it holds (an OrderedReply) is destroyed on the network thread.
             target->post([guard, result, done = std::move(done)]() mutable {
                 if (guard)
                     done(std::move(*result));
             });
-        });
+        };
+        // Published once the closure is built: all it holds was written before the hand-over.
+        handoff::publish(target.get());
+        workers->start(std::move(task));
     }
 
     // Like runOffThread for work that finishes elsewhere: `work` gets a reply callback, to be
@@ -80,17 +86,20 @@ struct ServerContext
         std::shared_ptr<NetworkThreadMailbox> target = mailbox;
         std::shared_ptr<PendingReplies> pending = pendingReplies;
         pending->add();
-        ingestJobs->push(
-            [guard, target, pending, work = std::move(work), done = std::move(done)]() mutable {
-                work([guard, target, pending, done](Result result) {
-                    auto shared = std::make_shared<Result>(std::move(result));
-                    target->post([guard, shared, done]() mutable {
-                        if (guard)
-                            done(std::move(*shared));
-                    });
-                    pending->release();
+        std::function<void()> job = [guard, target, pending, work = std::move(work),
+                                     done = std::move(done)]() mutable {
+            handoff::adopt(target.get());
+            work([guard, target, pending, done](Result result) {
+                auto shared = std::make_shared<Result>(std::move(result));
+                target->post([guard, shared, done]() mutable {
+                    if (guard)
+                        done(std::move(*shared));
                 });
+                pending->release();
             });
+        };
+        handoff::publish(target.get());
+        ingestJobs->push(std::move(job));
     }
 };
 
