@@ -286,8 +286,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(
             pane->session()->state() == canvas::CanvasSession::State::OutcomeUnknown, 15000);
         QTRY_VERIFY(notice->isVisible());
-        QVERIFY2(notice->text().contains(QStringLiteral("As soon as the relay answers it is checked")),
-                 qPrintable(notice->text()));
+        QVERIFY2(
+            notice->text().contains(QStringLiteral("As soon as the relay answers it is checked")),
+            qPrintable(notice->text()));
         auto &log = *session->services().connection->requestLog();
         const int before = int(log.entries().size());
 
