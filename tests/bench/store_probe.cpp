@@ -3,9 +3,9 @@
 // two phases, each in a function of its own so callgrind can count one phase alone, whatever the
 // load on the machine:
 //
-//   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*probeIngest*' \
+//   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*probeIngest*'
 //       build/tests/bench/store_probe --events 2000
-//   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*probeHeadReads*' \
+//   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*probeHeadReads*'
 //       build/tests/bench/store_probe --reads 2000
 //
 // probeIngest: pre-signed kind-9 notes through RelayEngine::ingest, one at a time (the writer is

@@ -163,13 +163,16 @@ int main(int argc, char *argv[])
     auto *window = maya->window();
     window->resize(1400, 860);
     auto *pane = window->canvasPane();
-    QTest::qWaitFor([pane] { return pane->head() && pane->head()->content == kPlanV3; }, 10000);
+    if (!QTest::qWaitFor([pane] { return pane->head() && pane->head()->content == kPlanV3; },
+                         10000))
+        qWarning("ui_screenshots: the canvas did not reach its third revision in 10 s");
     QTest::qWait(300);
     save(window, QDir(out).filePath(QStringLiteral("main-window.png")));
 
     window->historyDock()->show();
     auto *model = window->historyPanel()->model();
-    QTest::qWaitFor([model] { return model->rowCount() == 3; }, 10000);
+    if (!QTest::qWaitFor([model] { return model->rowCount() == 3; }, 10000))
+        qWarning("ui_screenshots: History did not list three revisions in 10 s");
     auto *list = window->findChild<QListView *>(QStringLiteral("historyList"));
     list->setCurrentIndex(model->index(2));
     QTest::qWait(300);
