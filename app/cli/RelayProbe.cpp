@@ -95,8 +95,25 @@ QCoro::Task<ProbeAnswer> RelayProbe::get(QString path, QByteArray accept, QByteA
     if (!authorization.isEmpty())
         request.setRawHeader("Authorization", authorization);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    co_return co_await awaitAnswer(m_network.get(request));
+}
+
+QCoro::Task<ProbeAnswer> RelayProbe::post(QString path, QByteArray body, QByteArray authorization)
+{
+    QNetworkRequest request(QUrl(urlFor(path)));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    request.setRawHeader("Accept", "application/json");
+    request.setRawHeader("Authorization", authorization);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    co_return co_await awaitAnswer(m_network.post(request, body));
+}
+
+// One exchange, whatever its method: the answer capped as every client answer is, within the
+// probe's timeout; the route header where the relay reports one.
+QCoro::Task<ProbeAnswer> RelayProbe::awaitAnswer(QNetworkReply *started)
+{
     std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> reply(
-        m_network.get(request), [](QNetworkReply *r) { r->deleteLater(); });
+        started, [](QNetworkReply *r) { r->deleteLater(); });
     client::CappedReply body(reply.get(), client::HttpBridge::kMaxAnswerBytes);
     ProbeAnswer answer;
     if (!reply->isFinished() && !co_await qCoro(reply.get()).waitForFinished(m_timeout)) {
@@ -107,31 +124,6 @@ QCoro::Task<ProbeAnswer> RelayProbe::get(QString path, QByteArray accept, QByteA
     answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     answer.body = body.take();
     if (body.tooLarge())
-        co_return tooLarge();
-    if (answer.status == 0)
-        answer.networkError = reply->errorString();
-    co_return answer;
-}
-
-QCoro::Task<ProbeAnswer> RelayProbe::post(QString path, QByteArray body, QByteArray authorization)
-{
-    QNetworkRequest request(QUrl(urlFor(path)));
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    request.setRawHeader("Accept", "application/json");
-    request.setRawHeader("Authorization", authorization);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> reply(
-        m_network.post(request, body), [](QNetworkReply *r) { r->deleteLater(); });
-    client::CappedReply answerBody(reply.get(), client::HttpBridge::kMaxAnswerBytes);
-    ProbeAnswer answer;
-    if (!reply->isFinished() && !co_await qCoro(reply.get()).waitForFinished(m_timeout)) {
-        reply->abort();
-        answer.networkError = QStringLiteral("timed out after %1 ms").arg(m_timeout.count());
-        co_return answer;
-    }
-    answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    answer.body = answerBody.take();
-    if (answerBody.tooLarge())
         co_return tooLarge();
     answer.route = QString::fromLatin1(reply->rawHeader("X-Buzz-Read-Route"));
     if (answer.status == 0)

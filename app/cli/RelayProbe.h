@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QNetworkReply>
+
 #include "net/nostr/Event.h"
 #include "net/nostr/Keys.h"
 
@@ -68,6 +70,7 @@ public:
                       std::string content) const;
 
 private:
+    QCoro::Task<ProbeAnswer> awaitAnswer(QNetworkReply *started);
     QNetworkAccessManager m_network;
     QUrl m_httpBase;
     std::shared_ptr<const nostr::SecretKey> m_key;
