@@ -7,11 +7,13 @@
 #include "ui/MarkdownHighlighter.h"
 #include "ui/MarkdownRenderer.h"
 #include "ui/MonospaceFont.h"
+#include "ui/SpellChecker.h"
 #include "ui/UiFormat.h"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSplitter>
@@ -20,6 +22,8 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace buzz::ui {
 
@@ -114,6 +118,12 @@ CanvasEditor::CanvasEditor(QWidget *parent)
     counts->addWidget(m_sizeLabel);
     layout->addLayout(counts);
     m_editor->installEventFilter(this); // Ctrl+F, Ctrl+R, F3 open and drive the find bar
+    m_editor->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_editor, &QPlainTextEdit::customContextMenuRequested, this, [this](const QPoint &at) {
+        QMenu *menu = createContextMenu(at);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_editor->viewport()->mapToGlobal(at));
+    });
     m_sizeTimer.setSingleShot(true);
     m_sizeTimer.setInterval(200);
     connect(&m_sizeTimer, &QTimer::timeout, this, &CanvasEditor::refreshSizeNow);
@@ -261,6 +271,63 @@ void CanvasEditor::refreshPreviewNow()
     }
     MarkdownRenderer::render(m_preview->document(), m_editor->toPlainText(), m_preview->palette());
     m_preview->verticalScrollBar()->setValue(scroll);
+}
+
+void CanvasEditor::setSpellChecker(SpellChecker *spelling)
+{
+    m_highlighter->setSpellChecker(spelling);
+}
+
+QMenu *CanvasEditor::createContextMenu(const QPoint &viewportPosition)
+{
+    QMenu *menu =
+        m_editor->createStandardContextMenu(m_editor->viewport()->mapToGlobal(viewportPosition));
+    menu->setObjectName(QStringLiteral("canvasEditorContextMenu"));
+    menu->setAccessibleName(tr("Editor actions"));
+    SpellChecker *spelling = m_highlighter->spellChecker();
+    if (!spelling || !spelling->isEnabled() || m_editor->isReadOnly())
+        return menu;
+    const QTextCursor at = m_editor->cursorForPosition(viewportPosition);
+    const QTextBlock block = at.block();
+    const int column = at.positionInBlock();
+    const auto wrong = spelling->misspellings(block.text());
+    if (!wrong)
+        return menu;
+    const auto word = std::find_if(wrong->begin(), wrong->end(), [column](const SpellWord &w) {
+        return column >= w.start && column <= w.start + w.length;
+    });
+    if (word == wrong->end())
+        return menu;
+    const int start = block.position() + word->start;
+    const int length = word->length;
+    const QString text = block.text().mid(word->start, word->length);
+    QAction *first = menu->actions().value(0);
+    const QStringList suggestions = spelling->suggestions(text);
+    for (const QString &suggestion : suggestions) {
+        auto *replace = new QAction(suggestion, menu);
+        replace->setObjectName(QStringLiteral("spellingSuggestion"));
+        connect(replace, &QAction::triggered, m_editor,
+                [editor = m_editor, start, length, suggestion] {
+                    QTextCursor cursor(editor->document());
+                    cursor.setPosition(start);
+                    cursor.setPosition(start + length, QTextCursor::KeepAnchor);
+                    cursor.insertText(suggestion); // one undoable step
+                });
+        menu->insertAction(first, replace);
+    }
+    if (suggestions.isEmpty()) {
+        auto *none = new QAction(tr("No spelling suggestions"), menu);
+        none->setObjectName(QStringLiteral("spellingNoSuggestions"));
+        none->setEnabled(false);
+        menu->insertAction(first, none);
+    }
+    auto *add = new QAction(tr("Add “%1” to Dictionary").arg(text), menu);
+    add->setObjectName(QStringLiteral("spellingAddToDictionary"));
+    connect(add, &QAction::triggered, spelling,
+            [spelling, text] { spelling->addToDictionary(text); });
+    menu->insertAction(first, add);
+    menu->insertSeparator(first);
+    return menu;
 }
 
 } // namespace buzz::ui

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QLabel;
+class QMenu;
 class QPlainTextEdit;
 class QSplitter;
 class QTextBrowser;
@@ -13,6 +14,7 @@ namespace buzz::ui {
 
 class FindBar;
 class MarkdownHighlighter;
+class SpellChecker;
 
 // The Markdown editor: a monospace QPlainTextEdit with syntax colouring and a live rendered
 // preview beside it. The preview is debounced by document size so typing stays under a frame
@@ -40,6 +42,13 @@ public:
     void refreshPreviewNow();
 
     QPlainTextEdit *editor() const { return m_editor; }
+    MarkdownHighlighter *highlighter() const { return m_highlighter; }
+    // Underlines misspelled words and offers suggestions in the context menu (nullptr: off).
+    void setSpellChecker(SpellChecker *spelling);
+    // The editor's context menu at a viewport position: Qt's own entries, preceded by spelling
+    // suggestions and "Add to dictionary" when the word there is underlined. The caller owns it
+    // (the editor pops it up; tests inspect and trigger it).
+    QMenu *createContextMenu(const QPoint &viewportPosition);
     QLabel *sizeLabel() const { return m_sizeLabel; }
     QLabel *countsLabel() const { return m_countsLabel; }
     void refreshSizeNow(); // the size and counts labels, at once (tests; after loading a text)

@@ -9,6 +9,7 @@
 class QAction;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QSettings;
 class QToolButton;
 
@@ -62,6 +63,7 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void addSpellingAction(QMenu *menu);
     void createActions();
     void createDocks();
     void createStatusBar();

@@ -17,6 +17,8 @@ class Identity;
 
 namespace buzz::ui {
 
+class SpellChecker;
+
 // What the widgets talk to. Built and owned by the app (app/desktop/DesktopSession) or by a test;
 // the widgets never create services themselves, so a test can wire them to any relay.
 struct UiServices
@@ -29,6 +31,7 @@ struct UiServices
     canvas::ProfileCache *profiles = nullptr;
     canvas::DraftStore *drafts = nullptr;
     canvas::Identity *identity = nullptr;
+    SpellChecker *spelling = nullptr; // optional: no dictionary, no spell checking
 
     // Shown in the status bar: "Embedded relay" or the URL the user configured.
     QString relayLabel;

@@ -13,8 +13,10 @@
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/MainWindow.h"
+#include "ui/SpellChecker.h"
 
 #include <QDir>
+#include <QLocale>
 #include <QLockFile>
 #include <QLoggingCategory>
 #include <QPlainTextEdit>
@@ -164,6 +166,15 @@ QCoro::Task<bool> DesktopSession::start()
     m_services.profiles = new canvas::ProfileCache(connection, m_serviceOwner);
     m_services.drafts =
         new canvas::DraftStore(QDir(m_dataDir).filePath(QStringLiteral("drafts")), m_serviceOwner);
+    // Spell checking in the UI's language (Translations set the default locale), with the words
+    // the user added kept in the profile.
+    if (const auto dictionary = ui::SpellChecker::findDictionary(
+            ui::SpellChecker::systemDictionaryDirs(), QLocale().name()))
+        m_services.spelling = new ui::SpellChecker(
+            *dictionary, QDir(m_dataDir).filePath(QStringLiteral("dictionary.txt")),
+            m_serviceOwner);
+    else
+        qCInfo(lcSession) << "no Hunspell dictionary installed: spell checking is off";
     m_services.embeddedRelay = m_relay != nullptr;
     m_services.relayLabel = m_relay ? tr("Embedded relay") : url.toString();
     // The embedded relay gets a new port every run; its drafts are keyed by its data instead.

@@ -16,3 +16,9 @@ set_target_properties(test_ui_outline_switcher PROPERTIES AUTOMOC ON)
 buzz_add_qtest(NAME test_ui_export_import SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_export_import.cpp"
     LIBS buzz_ui_test_harness TIMEOUT 180 LABELS ui)
 set_target_properties(test_ui_export_import PROPERTIES AUTOMOC ON)
+
+# Issue 31 item 9: Hunspell spell checking in the editor (off the GUI thread, prose only),
+# suggestions and "Add to dictionary" in the context menu, with a dictionary of the suite's own.
+buzz_add_qtest(NAME test_ui_spelling SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_spelling.cpp"
+    LIBS buzz_ui TIMEOUT 120 LABELS ui)
+set_target_properties(test_ui_spelling PROPERTIES AUTOMOC ON)
