@@ -17,6 +17,7 @@
 #include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
 #include "relay/store/Database.h"
+#include "relay/store/PgFanoutListener.h"
 #include "relay/store/PgPresenceTable.h"
 #include "relay/store/PgReplayCache.h"
 #include "relay/store/PgStore.h"
@@ -74,6 +75,16 @@ public:
         queries = std::make_unique<query::QueryService>(*router);
         search = std::make_unique<search::SearchService>(*store, *router);
         search->setReplicas(tier); // full-text queries prefer a replica
+        if (pgStore) {
+            // Events committed through the other processes on this database reach this one's
+            // subscriptions (relay/README.md "Live fan-out across processes"). Last: its thread
+            // delivers into everything above.
+            fanout = std::make_unique<store::PgFanoutListener>(
+                options.databaseUrl, pgStore->fanoutChannel(), pgStore->fanoutOrigin(),
+                [this](std::vector<StoredEvent> events, std::int64_t position) {
+                    publish(std::move(events), position);
+                });
+        }
         qCInfo(lcEngine) << "writer database:" << store->describe().c_str();
     }
 
@@ -131,7 +142,8 @@ public:
         // as one relay (relay/README.md "Several processes on one PostgreSQL").
         if (auto shared = store::PgSharedConnection::open(options.databaseUrl, error)) {
             if (!options.presence)
-                presence = std::make_shared<store::PgPresenceTable>(shared);
+                presence = std::make_shared<store::PgPresenceTable>(
+                    shared, pgStore->fanoutChannel(), pgStore->fanoutOrigin());
             replays = std::make_shared<store::PgReplayCache>(std::move(shared));
         } else {
             qCWarning(lcEngine) << "presence and NIP-98 ids stay in this process:" << error.c_str();
@@ -182,6 +194,7 @@ public:
 
     ~Impl()
     {
+        fanout.reset(); // no delivery from other processes into what is being torn down
         // Queued asynchronous ingests run IngestPipeline code: finish them while it exists.
         if (store)
             store->finishQueuedWrites();
@@ -215,12 +228,21 @@ public:
     // Reports committed events to the listener and counts the result.
     IngestResult finish(ingest::IngestPipeline::Outcome outcome)
     {
-        if (!outcome.committed.empty() && tier && tier->size() > 0) {
-            // Before the fan-out, with a position read after the COMMIT: a subscription that
-            // went live too late to receive these events live is not served a history by a
-            // replica that has not applied them.
-            const std::int64_t position = store->lastLsn();
-            for (const StoredEvent &stored : outcome.committed) {
+        if (!outcome.committed.empty())
+            publish(std::move(outcome.committed), store->lastLsn());
+        ingestCounts[static_cast<std::size_t>(outcome.result.status)].fetch_add(
+            1, std::memory_order_relaxed);
+        return std::move(outcome.result);
+    }
+
+    // Committed events, this process's or (from `fanout`) another's, to the scope positions and
+    // the commit listener. `position` was read after their COMMIT.
+    void publish(std::vector<StoredEvent> committed, std::int64_t position)
+    {
+        if (tier && tier->size() > 0) {
+            // Before the fan-out: a subscription that went live too late to receive these events
+            // live is not served a history by a replica that has not applied them.
+            for (const StoredEvent &stored : committed) {
                 const int kind = stored.event.kind;
                 tier->scopePositions().committed(stored.community, stored.channel, kind,
                                                  kind == nostr::kinds::kDeletion
@@ -228,20 +250,15 @@ public:
                                                  position);
             }
         }
-        if (!outcome.committed.empty()) {
-            std::shared_ptr<const CommitListener> notify;
-            {
-                std::lock_guard guard(listenerMutex);
-                notify = listener;
-            }
-            if (notify && *notify) {
-                for (auto &stored : outcome.committed)
-                    (*notify)(std::make_shared<const StoredEvent>(std::move(stored)));
-            }
+        std::shared_ptr<const CommitListener> notify;
+        {
+            std::lock_guard guard(listenerMutex);
+            notify = listener;
         }
-        ingestCounts[static_cast<std::size_t>(outcome.result.status)].fetch_add(
-            1, std::memory_order_relaxed);
-        return std::move(outcome.result);
+        if (notify && *notify) {
+            for (auto &stored : committed)
+                (*notify)(std::make_shared<const StoredEvent>(std::move(stored)));
+        }
     }
 
     void countQuery(ReadPath path, const QueryResult &result)
@@ -275,6 +292,8 @@ public:
     std::array<std::atomic<std::uint64_t>, kIngestResultNames.size()> ingestCounts {};
     std::array<std::atomic<std::uint64_t>, kReadPathNames.size()> queryCounts {};
     std::array<std::atomic<std::uint64_t>, kQueryStatusNames.size()> queryStatusCounts {};
+    // Last: its thread delivers into the members above, so it stops first.
+    std::unique_ptr<store::PgFanoutListener> fanout;
 };
 
 RelayEngine::RelayEngine(Options options)
@@ -432,6 +451,8 @@ std::string RelayEngine::metricsText() const
         out += d->search->metricsText();
     if (d->tier)
         out += d->tier->metricsText();
+    if (d->fanout)
+        out += d->fanout->metricsText();
     return out;
 }
 

@@ -117,6 +117,7 @@ std::optional<Outcome> IngestPipeline::presence(const nostr::Event &event,
     m_presence.update(context.community, event.pubkey, event.content, event.createdAt, now);
     Outcome outcome {IngestResult {Status::Stored, ""}, {}};
     outcome.committed.push_back(StoredEvent {event, event.toJson(), context.community, {}});
+    m_presence.fanOut(outcome.committed.back()); // to the other processes' subscriptions
     return outcome;
 }
 
@@ -134,6 +135,10 @@ void IngestPipeline::writeEvent(store::WriteTransaction &tx, const nostr::Event 
             return;
         }
     }
+    // The other relay processes on this database fan them out too (relay/README.md "Live
+    // fan-out across processes"); a typing event has no row, so it travels whole.
+    for (const auto &stored : outcome.committed)
+        tx.announce(stored, stored.event.kind != nostr::kinds::kTyping);
     if (!tx.commit(nowMs)) {
         qCWarning(lcIngest) << "savepoint release failed for kind" << event.kind;
         outcome = internalError();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "relay/model/StoredEvent.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,6 +33,9 @@ public:
     // than the status already kept changes nothing; "offline" removes it.
     virtual void update(const std::string &community, const std::string &pubkey,
                         const std::string &status, std::int64_t createdAt, std::int64_t now) = 0;
+    // Hands the author's 20001 to the live subscriptions of the other relay processes sharing
+    // this table (relay/README.md "Live fan-out across processes"); nothing for one process's.
+    virtual void fanOut(const StoredEvent &) { }
     // The live statuses of `pubkeys` (each at most once, in the order asked), at `now`.
     virtual std::vector<Entry> lookup(const std::string &community,
                                       const std::vector<std::string> &pubkeys,

@@ -9,6 +9,7 @@
     X(PQbackendPID)                                                                                \
     X(PQclear)                                                                                     \
     X(PQcmdTuples)                                                                                 \
+    X(PQconsumeInput)                                                                              \
     X(PQconnectdbParams)                                                                           \
     X(PQdb)                                                                                        \
     X(PQerrorMessage)                                                                              \
@@ -16,12 +17,14 @@
     X(PQexecPrepared)                                                                              \
     X(PQfformat)                                                                                   \
     X(PQfinish)                                                                                    \
+    X(PQfreemem)                                                                                   \
     X(PQftype)                                                                                     \
     X(PQgetResult)                                                                                 \
     X(PQgetisnull)                                                                                 \
     X(PQgetlength)                                                                                 \
     X(PQgetvalue)                                                                                  \
     X(PQhost)                                                                                      \
+    X(PQnotifies)                                                                                  \
     X(PQntuples)                                                                                   \
     X(PQport)                                                                                      \
     X(PQprepare)                                                                                   \
@@ -32,6 +35,7 @@
     X(PQresultStatus)                                                                              \
     X(PQsendQuery)                                                                                 \
     X(PQsetNoticeProcessor)                                                                        \
+    X(PQsocket)                                                                                    \
     X(PQstatus)                                                                                    \
     X(PQtransactionStatus)
 
@@ -126,6 +130,11 @@ PGconn *PQconnectdbParams(const char *const *keywords, const char *const *values
     return pq().PQconnectdbParams(keywords, values, expand_dbname);
 }
 
+int PQconsumeInput(PGconn *conn)
+{
+    return pq().PQconsumeInput(conn);
+}
+
 char *PQdb(const PGconn *conn)
 {
     return pq().PQdb(conn);
@@ -134,6 +143,11 @@ char *PQdb(const PGconn *conn)
 char *PQerrorMessage(const PGconn *conn)
 {
     return pq().PQerrorMessage(conn);
+}
+
+void PQfreemem(void *ptr)
+{
+    pq().PQfreemem(ptr);
 }
 
 PGresult *PQexec(PGconn *conn, const char *query)
@@ -238,6 +252,16 @@ int PQsendQuery(PGconn *conn, const char *query)
 PQnoticeProcessor PQsetNoticeProcessor(PGconn *conn, PQnoticeProcessor proc, void *arg)
 {
     return pq().PQsetNoticeProcessor(conn, proc, arg);
+}
+
+int PQsocket(const PGconn *conn)
+{
+    return pq().PQsocket(conn);
+}
+
+PGnotify *PQnotifies(PGconn *conn)
+{
+    return pq().PQnotifies(conn);
 }
 
 ConnStatusType PQstatus(const PGconn *conn)

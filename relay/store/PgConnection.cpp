@@ -469,6 +469,26 @@ bool PgConnection::inTransaction() const
     return status == PQTRANS_INTRANS || status == PQTRANS_INERROR;
 }
 
+int PgConnection::socket() const
+{
+    return m_connection ? PQsocket(m_connection) : -1;
+}
+
+bool PgConnection::consumeInput()
+{
+    return m_connection && PQconsumeInput(m_connection) == 1 && healthy();
+}
+
+std::vector<std::string> PgConnection::takeNotifications()
+{
+    std::vector<std::string> payloads;
+    while (PGnotify *notification = m_connection ? PQnotifies(m_connection) : nullptr) {
+        payloads.emplace_back(notification->extra ? notification->extra : "");
+        PQfreemem(notification);
+    }
+    return payloads;
+}
+
 std::string PgConnection::describe() const
 {
     if (!m_connection)

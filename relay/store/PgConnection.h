@@ -135,6 +135,13 @@ public:
     // Whether the connection is inside a transaction block (open, or aborted by an error).
     bool inTransaction() const;
     pg_conn *handle() const { return m_connection; }
+
+    // LISTEN support (store/PgFanoutListener): the socket to wait on (-1 when not connected),
+    // reading what arrived without blocking (false: the connection broke), and the payloads of the
+    // notifications read so far, in the order they arrived.
+    int socket() const;
+    bool consumeInput();
+    std::vector<std::string> takeNotifications();
     const std::string &url() const { return m_url; }
     // host:port/dbname of the server this connection reached (for start lines).
     std::string describe() const;

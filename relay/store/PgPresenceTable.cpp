@@ -1,5 +1,8 @@
 #include "relay/store/PgPresenceTable.h"
 
+#include "relay/store/HexKey.h"
+#include "relay/store/PgFanoutListener.h"
+
 #include <QLoggingCategory>
 
 #include <unordered_map>
@@ -34,6 +37,31 @@ void PgPresenceTable::update(const std::string &community, const std::string &pu
                 now - kTtlSeconds));
     if (!result.ok())
         qCWarning(lcPgPresence) << "presence update failed:" << result.message().c_str();
+}
+
+void PgPresenceTable::fanOut(const StoredEvent &stored)
+{
+    std::string id(32, '\0');
+    if (m_fanoutChannel.empty()
+        || !HexKey::decodeInto(stored.event.id, reinterpret_cast<std::uint8_t *>(id.data()), 32))
+        return;
+    // The lock first (the INSERT reads its row), so the number follows commit order as a group
+    // commit's do; the statement is its own transaction, which holds the lock to its end.
+    PgResult logged = m_connection->run(
+        "WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($1::int4, "
+        "hashtext(current_schema()))), logged AS (INSERT INTO fanout_log (origin, community, "
+        "created_at, event_id, event_json) SELECT $2, $3, $4, $5, $6 FROM locked RETURNING seq) "
+        "SELECT pg_notify($7, $2 || ' ' || seq) FROM logged",
+        PgParams()
+            .int32(PgFanoutListener::kLockClass)
+            .text(m_origin)
+            .text(stored.community)
+            .timestamp(stored.event.createdAt)
+            .bytes(id)
+            .text(stored.json)
+            .text(m_fanoutChannel));
+    if (!logged.ok())
+        qCWarning(lcPgPresence) << "presence fan-out failed:" << logged.message().c_str();
 }
 
 std::vector<PresenceTable::Entry> PgPresenceTable::lookup(const std::string &community,

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <memory>
+#include <string>
 
 namespace buzz::relay::store {
 
@@ -16,18 +17,26 @@ namespace buzz::relay::store {
 class PgPresenceTable : public PresenceTable
 {
 public:
-    explicit PgPresenceTable(std::shared_ptr<PgSharedConnection> connection)
+    // `fanoutChannel` and `origin`: PgStore::fanoutChannel and fanoutOrigin (empty: no fan-out).
+    PgPresenceTable(std::shared_ptr<PgSharedConnection> connection, std::string fanoutChannel = {},
+                    std::string origin = {})
         : m_connection(std::move(connection))
+        , m_fanoutChannel(std::move(fanoutChannel))
+        , m_origin(std::move(origin))
     { }
 
     void update(const std::string &community, const std::string &pubkey, const std::string &status,
                 std::int64_t createdAt, std::int64_t now) override;
+    // Into fanout_log, as a group commit does (PgStore::logFanout), in one statement of its own.
+    void fanOut(const StoredEvent &event) override;
     std::vector<Entry> lookup(const std::string &community, const std::vector<std::string> &pubkeys,
                               std::int64_t now) override;
 
 private:
     static constexpr std::uint64_t kSweepEvery = 256;
     std::shared_ptr<PgSharedConnection> m_connection;
+    std::string m_fanoutChannel;
+    std::string m_origin;
     std::atomic<std::uint64_t> m_updates {0};
 };
 

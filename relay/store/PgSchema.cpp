@@ -168,6 +168,20 @@ CREATE TABLE IF NOT EXISTS replica_heartbeat (
 INSERT INTO replica_heartbeat (id, token, epoch, fence_wall, committed_at_ms)
     VALUES (1, 0, 0, 0, 0) ON CONFLICT (id) DO NOTHING;
 
+-- Live fan-out across the relay processes on this database (relay/README.md "Live fan-out
+-- across processes"): one row per event a group commit made visible, numbered in commit order
+-- (the writers take an advisory lock for it), the wire JSON only for an event stored nowhere
+-- else (kind 20002). A NOTIFY carries the newest number; listeners read the rows after theirs.
+CREATE TABLE IF NOT EXISTS fanout_log (
+    seq        bigserial   PRIMARY KEY,
+    origin     text        NOT NULL,
+    community  text        NOT NULL,
+    created_at timestamptz NOT NULL,
+    event_id   bytea       NOT NULL,
+    channel    text,
+    event_json text
+);
+
 -- What every relay process on this database shares for a short while (relay/README.md "Several
 -- processes on one PostgreSQL"): presence statuses (90 s) and NIP-98 ids (121 s). UNLOGGED: not
 -- worth a WAL record each, and a crash or a failover forgetting them costs a client one

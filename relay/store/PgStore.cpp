@@ -1,26 +1,47 @@
 #include "relay/store/PgStore.h"
 
+#include "relay/store/HexKey.h"
+#include "relay/store/PgFanoutListener.h"
 #include "relay/store/PgSchema.h"
 
 #include <QLoggingCategory>
 
+#include <cstdio>
 #include <exception>
+#include <random>
 
 #include <pthread.h>
+#include <unistd.h>
 
 Q_DECLARE_LOGGING_CATEGORY(lcPg)
 
 namespace buzz::relay::store {
 
+// One event of a committed work, as fanout_log records it.
+struct PgStore::Announcement
+{
+    std::string community;
+    std::int64_t createdAt = 0;
+    std::string idBytes;
+    std::string channel; // empty: none
+    std::string json; // empty: the event has its row in events
+};
+
+namespace {
+constexpr std::uint64_t kFanoutTrimEveryGroups = 1024;
+} // namespace
+
 // One work's savepoint inside the group transaction.
 class PgStore::Transaction final : public WriteTransaction
 {
 public:
-    Transaction(PgConnection &connection, std::int64_t startedAtMs)
+    Transaction(PgConnection &connection, std::int64_t startedAtMs,
+                std::vector<Announcement> &groupAnnounced)
         : m_connection(connection)
         , m_reader(connection)
         , m_rows(connection)
         , m_startedAtMs(startedAtMs)
+        , m_groupAnnounced(groupAnnounced)
     { }
     ~Transaction() override { rollback(); }
 
@@ -40,6 +61,15 @@ public:
                  PgParams().int32(kChannelLockClass).text(key))
             .ok();
     }
+    void announce(const StoredEvent &stored, bool hasRow) override
+    {
+        std::string id(32, '\0');
+        if (!HexKey::decodeInto(stored.event.id, reinterpret_cast<std::uint8_t *>(id.data()), 32))
+            return; // a verified event always has one
+        m_announced.push_back(Announcement {stored.community, stored.event.createdAt, std::move(id),
+                                            stored.channel.value_or(""),
+                                            hasRow ? std::string() : stored.json});
+    }
     bool commit(std::int64_t) override
     {
         if (!m_open)
@@ -50,10 +80,14 @@ public:
         }
         m_open = false;
         m_released = true;
+        for (Announcement &announcement : m_announced)
+            m_groupAnnounced.push_back(std::move(announcement));
+        m_announced.clear();
         return true;
     }
     void rollback() override
     {
+        m_announced.clear();
         if (!m_open)
             return;
         m_open = false;
@@ -71,6 +105,8 @@ private:
     PgEventReader m_reader;
     PgRowWriter m_rows;
     std::int64_t m_startedAtMs;
+    std::vector<Announcement> m_announced; // this work's, until its savepoint is released
+    std::vector<Announcement> &m_groupAnnounced; // the group's, logged before its COMMIT
 };
 
 struct PgStore::Member
@@ -124,6 +160,20 @@ std::unique_ptr<PgStore> PgStore::open(const std::string &url, std::int64_t nowS
         return nullptr;
     }
     store->m_writerPid = store->m_writer->backendPid();
+    // One channel per database schema (tests run one relay per schema on one database), and a
+    // token that only this process's rows carry.
+    PgResult channel =
+        store->m_writer->exec("SELECT 'buzz_fanout_' || substr(md5(current_schema()), 1, 16)");
+    if (!channel.ok() || channel.rows() == 0) {
+        error = "PostgreSQL writer: " + channel.message();
+        return nullptr;
+    }
+    store->m_fanoutChannel = std::string(channel.text(0, 0));
+    std::random_device random;
+    char origin[40];
+    std::snprintf(origin, sizeof origin, "%d-%08x%08x", int(::getpid()), unsigned(random()),
+                  unsigned(random()));
+    store->m_fanoutOrigin = origin;
     store->m_lastLsn.store(std::max<std::int64_t>(0, store->currentWalLsn()));
     store->m_thread = std::thread([raw = store.get()] {
         pthread_setname_np(pthread_self(), "buzz-writer");
@@ -256,10 +306,11 @@ void PgStore::runGroup(const std::vector<Member *> &members)
         forget();
         return; // every outcome stays Failed
     }
+    std::vector<Announcement> announced;
     for (Member *member : members) {
         if (!m_writer->execOk("SAVEPOINT member"))
             break;
-        Transaction transaction(*m_writer, member->nowMs);
+        Transaction transaction(*m_writer, member->nowMs, announced);
         try {
             member->work(transaction);
         } catch (const std::exception &error) {
@@ -278,6 +329,16 @@ void PgStore::runGroup(const std::vector<Member *> &members)
         }
         member->outcome =
             transaction.m_released ? GroupOutcome::Committed : GroupOutcome::Discarded;
+    }
+    if (!announced.empty() && !logFanout(announced)) {
+        // The transaction is aborted: its COMMIT would only roll it back.
+        qCWarning(lcPg) << "group fan-out record failed:" << m_writer->lastError().c_str();
+        if (m_writer->inTransaction())
+            m_writer->exec("ROLLBACK");
+        for (Member *member : members)
+            member->outcome = GroupOutcome::Failed;
+        forget();
+        return;
     }
     // COMMIT and the position it reached, in one round trip; only COMMIT's answer decides.
     std::vector<PgResult> results = m_writer->execAll("COMMIT; SELECT pg_current_wal_lsn()");
@@ -302,6 +363,52 @@ void PgStore::runGroup(const std::vector<Member *> &members)
     if (lsn > m_lastLsn.load())
         m_lastLsn.store(lsn);
     forget();
+}
+
+bool PgStore::logFanout(const std::vector<Announcement> &announced)
+{
+    // Held to the COMMIT: the next writer of the database numbers its rows only after this
+    // group's are visible, so numbers follow commit order and a listener that read up to N has
+    // missed nothing below N (relay/README.md "Live fan-out across processes").
+    if (!m_writer
+             ->run("SELECT pg_advisory_xact_lock($1::int4, hashtext(current_schema()))",
+                   PgParams().int32(PgFanoutListener::kLockClass))
+             .ok())
+        return false;
+    std::vector<std::string> communities, ids, channels, jsons;
+    std::vector<std::int64_t> createdAt;
+    for (const Announcement &announcement : announced) {
+        communities.push_back(announcement.community);
+        createdAt.push_back(announcement.createdAt);
+        ids.push_back(announcement.idBytes);
+        channels.push_back(announcement.channel);
+        jsons.push_back(announcement.json);
+    }
+    // The NOTIFY is delivered at COMMIT, to every listener, in commit order; it carries only
+    // this process's token and the group's last number (a payload is limited to 8000 bytes).
+    PgResult logged = m_writer->run(
+        "WITH logged AS (INSERT INTO fanout_log (origin, community, created_at, event_id, "
+        "channel, event_json) SELECT $1, u.c, u.t, u.i, NULLIF(u.h, ''), NULLIF(u.j, '') "
+        "FROM unnest($2::text[], $3::timestamptz[], $4::bytea[], $5::text[], $6::text[]) "
+        "WITH ORDINALITY AS u(c, t, i, h, j, n) ORDER BY u.n RETURNING seq) "
+        "SELECT max(seq), pg_notify($7, $1 || ' ' || max(seq)) FROM logged",
+        PgParams()
+            .text(m_fanoutOrigin)
+            .textArray(communities)
+            .timestampArray(createdAt)
+            .bytesArray(ids)
+            .textArray(channels)
+            .textArray(jsons)
+            .text(m_fanoutChannel));
+    if (!logged.ok() || logged.rows() == 0)
+        return false;
+    if (++m_fanoutGroups % kFanoutTrimEveryGroups == 0) {
+        return m_writer
+            ->run("DELETE FROM fanout_log WHERE seq <= $1",
+                  PgParams().int64(logged.int64(0, 0) - kFanoutLogRetention))
+            .ok();
+    }
+    return true;
 }
 
 void PgStore::finishQueuedWrites()

@@ -64,11 +64,20 @@ public:
 
     static std::int64_t parseLsn(std::string_view text); // "16/B374D848" → number
 
+    // Live fan-out across processes (store/PgFanoutListener): the NOTIFY channel of this
+    // database schema, and the token that marks this process's rows in fanout_log.
+    const std::string &fanoutChannel() const { return m_fanoutChannel; }
+    const std::string &fanoutOrigin() const { return m_fanoutOrigin; }
+    // fanout_log keeps this many newest rows: a listener away for longer misses the older ones.
+    static constexpr std::int64_t kFanoutLogRetention = 100000;
+
 private:
     PgStore() = default;
 
     class Transaction;
     struct Member;
+    struct Announcement;
+    bool logFanout(const std::vector<Announcement> &announced);
     void runUntilStopped();
     void runGroup(const std::vector<Member *> &members);
     bool ensureWriter();
@@ -78,6 +87,9 @@ private:
     std::mutex m_writerMutex; // one group at a time on the writer connection
     std::unique_ptr<PgConnection> m_writer;
     int m_writerPid = 0;
+    std::string m_fanoutChannel;
+    std::string m_fanoutOrigin;
+    std::uint64_t m_fanoutGroups = 0; // groups that logged fan-out rows (trimmed every 1,024)
 
     mutable std::mutex m_queueMutex;
     std::condition_variable m_queued;

@@ -25,6 +25,11 @@ public:
     // PostgreSQL need the database to (relay/README.md "Several processes on one PostgreSQL").
     // False → the lock could not be taken; answer an internal error.
     virtual bool lockChannel(const std::string &community, const std::string &channel) = 0;
+    // An event this write makes visible, for the live fan-out of the other relay processes on
+    // the same database (relay/README.md "Live fan-out across processes"); `hasRow` false for one
+    // that is fanned out and never stored (kind 20002). Called before commit(), forgotten with a
+    // rollback. Nothing to do where one process holds the database (SQLite).
+    virtual void announce(const StoredEvent &, bool /*hasRow*/) { }
     // Keeps the changes. Inside a group (Store::writeInGroup) they become durable with the
     // group's COMMIT, which the group reports. False → rolled back.
     virtual bool commit(std::int64_t committedAtMs) = 0;
