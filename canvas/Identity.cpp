@@ -81,9 +81,9 @@ Expected<void, QString> Identity::useExplicit(const QString &hexOrNsec)
     return {};
 }
 
-QCoro::Task<bool> Identity::load()
+QCoro::Task<bool> Identity::load(QByteArray environmentKey)
 {
-    const QByteArray fromEnv = qgetenv("BUZZ_PRIVATE_KEY").trimmed();
+    const QByteArray fromEnv = environmentKey.trimmed();
     if (!fromEnv.isEmpty()) {
         auto key = nostr::SecretKey::parse(fromEnv.toStdString());
         if (key) {

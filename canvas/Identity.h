@@ -17,7 +17,8 @@ class Signer;
 namespace buzz::canvas {
 
 // The user's Nostr key. Where it comes from, in order:
-//   1. BUZZ_PRIVATE_KEY (hex or nsec) — overrides everything, never stored;
+//   1. the key handed to load() — the apps pass BUZZ_PRIVATE_KEY (hex or nsec); this library reads
+//      no environment — overrides everything, never stored;
 //   2. the system keychain (QtKeychain, service "buzz-canvas", account "identity"), when one runs;
 //   3. `<dataDir>/identity.key` holding the nsec, mode 0600, written atomically (the desktop's
 //      layout) — used where no keychain is available. A corrupt file is renamed
@@ -38,8 +39,9 @@ public:
                       QObject *parent = nullptr);
     ~Identity() override;
 
-    // Resolves the key as above. True when a key is available afterwards.
-    QCoro::Task<bool> load();
+    // Resolves the key as above; `environmentKey` is what the app read from BUZZ_PRIVATE_KEY
+    // (empty: unset). True when a key is available afterwards.
+    QCoro::Task<bool> load(QByteArray environmentKey = {});
     // Uses `hexOrNsec` for this process only (CLI --private-key). Error text from SecretKey::parse.
     Expected<void, QString> useExplicit(const QString &hexOrNsec);
 

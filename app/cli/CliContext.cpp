@@ -82,7 +82,7 @@ QCoro::Task<bool> CliContext::loadIdentity(bool required)
             co_return false;
         }
     } else {
-        co_await m_identity->load();
+        co_await m_identity->load(qgetenv("BUZZ_PRIVATE_KEY"));
     }
     if (!m_identity->hasKey() && required) {
         QString message = QStringLiteral("no identity: pass --private-key, set BUZZ_PRIVATE_KEY, "

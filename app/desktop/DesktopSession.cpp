@@ -142,7 +142,7 @@ QCoro::Task<bool> DesktopSession::start()
                                                   : canvas::Identity::KeychainUse::Try,
                              m_serviceOwner);
     const QPointer<QObject> owner = m_serviceOwner;
-    const bool loaded = co_await identity->load();
+    const bool loaded = co_await identity->load(qgetenv("BUZZ_PRIVATE_KEY"));
     if (!owner)
         co_return false;
     if (!loaded) {

@@ -89,11 +89,28 @@ private slots:
             Identity identity(dir.path(), Identity::KeychainUse::Never);
             QVERIFY(run(identity.generate()));
         }
+        Identity identity(dir.path(), Identity::KeychainUse::Never);
+        QVERIFY(run(identity.load(kSecretHex.toLatin1())));
+        QCOMPARE(identity.source(), Identity::Source::Environment);
+        QCOMPARE(identity.publicKeyHex(), kPublicHex);
+    }
+
+    void libraryReadsNoEnvironment()
+    {
+        // The apps read BUZZ_PRIVATE_KEY and hand it to load(); the library itself must not, or
+        // a test or an embedding program could not control which key it signs with.
+        QTemporaryDir dir;
+        QString stored;
+        {
+            Identity identity(dir.path(), Identity::KeychainUse::Never);
+            QVERIFY(run(identity.generate()));
+            stored = identity.publicKeyHex();
+        }
         qputenv("BUZZ_PRIVATE_KEY", kSecretHex.toLatin1());
         Identity identity(dir.path(), Identity::KeychainUse::Never);
         QVERIFY(run(identity.load()));
-        QCOMPARE(identity.source(), Identity::Source::Environment);
-        QCOMPARE(identity.publicKeyHex(), kPublicHex);
+        QCOMPARE(identity.source(), Identity::Source::File);
+        QCOMPARE(identity.publicKeyHex(), stored);
     }
 
     void corruptFileIsMovedAsideNotOverwritten()
