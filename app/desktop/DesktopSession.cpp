@@ -10,7 +10,6 @@
 #include "canvas/SearchService.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
-#include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/MainWindow.h"
 #include "ui/SpellChecker.h"
@@ -19,13 +18,11 @@
 #include <QLocale>
 #include <QLockFile>
 #include <QLoggingCategory>
-#include <QPlainTextEdit>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
 
 #ifdef __GLIBC__
-#include <cstdio>
 #include <malloc.h>
 #endif
 
@@ -198,7 +195,6 @@ QCoro::Task<bool> DesktopSession::start()
             return;
         m_firstShown = true;
         emit firstCanvasShown();
-        maybeAutotype();
     });
     if (m_options.showWindow)
         m_window->show();
@@ -208,35 +204,6 @@ QCoro::Task<bool> DesktopSession::start()
     m_window->start(m_relay ? m_options.firstChannelName : QString());
     emit started();
     co_return true;
-}
-
-void DesktopSession::maybeAutotype()
-{
-    // Test hook for the crash-recovery tests (a child process cannot be driven by QTest): type this
-    // text into the editor of the first canvas, as a user would, then let autosave do its job.
-    // With BUZZ_CANVAS_AUTOTYPE_EVERY_MS it then goes on typing "w1 ", "w2 ", … one word per
-    // interval until the process ends, and reports each word on stdout ("typed w7") once it is
-    // in the editor: someone typing continuously.
-    const QByteArray text = qgetenv("BUZZ_CANVAS_AUTOTYPE");
-    if (text.isEmpty() || !m_window)
-        return;
-    const int everyMs = qEnvironmentVariableIntValue("BUZZ_CANVAS_AUTOTYPE_EVERY_MS");
-    QTimer::singleShot(0, m_window, [window = m_window, text = QString::fromUtf8(text), everyMs] {
-        window->canvasPane()->startEditing();
-        QPlainTextEdit *editor = window->canvasPane()->editor()->editor();
-        editor->insertPlainText(text);
-        if (everyMs <= 0)
-            return;
-        auto *typing = new QTimer(editor);
-        QObject::connect(typing, &QTimer::timeout, editor, [editor, word = 0]() mutable {
-            const QString typed = QStringLiteral("w%1").arg(++word);
-            editor->moveCursor(QTextCursor::End);
-            editor->insertPlainText(typed + QLatin1Char(' '));
-            std::printf("typed %s\n", qPrintable(typed));
-            std::fflush(stdout);
-        });
-        typing->start(everyMs);
-    });
 }
 
 void DesktopSession::applyRelaySettings(const ui::SettingsDialog::Values &values)

@@ -71,7 +71,6 @@ signals:
 private:
     void teardown();
     void applyRelaySettings(const ui::SettingsDialog::Values &values);
-    void maybeAutotype();
 
     Options m_options;
     QString m_dataDir;

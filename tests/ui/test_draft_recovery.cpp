@@ -26,21 +26,19 @@ using test::UiTestHarness;
 
 namespace {
 
-// The real app on `profile`, typing "w1 ", "w2 ", … every `everyMs` after `text` (see
-// DesktopSession::maybeAutotype), reporting each word on stdout.
+// The app (buzz-canvas-typist: the real app plus a typist, tests/ui/typist_main.cpp) on
+// `profile`, typing "w1 ", "w2 ", … every `everyMs` after `text`, reporting each word on stdout.
 void startTypingApp(QProcess &app, const QString &profile, const QString &text, int everyMs)
 {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    environment.insert(QStringLiteral("BUZZ_CANVAS_AUTOTYPE"), text);
-    if (everyMs > 0)
-        environment.insert(QStringLiteral("BUZZ_CANVAS_AUTOTYPE_EVERY_MS"),
-                           QString::number(everyMs));
     app.setProcessEnvironment(environment);
     app.setProcessChannelMode(QProcess::SeparateChannels);
     app.setReadChannel(QProcess::StandardOutput);
-    app.start(QStringLiteral(BUZZ_BINARY_DIR "/app/desktop/buzz-canvas"),
-              {QStringLiteral("--profile"), profile});
+    QStringList arguments {QStringLiteral("--type"), text, QStringLiteral("--profile"), profile};
+    if (everyMs > 0)
+        arguments << QStringLiteral("--every") << QString::number(everyMs);
+    app.start(QStringLiteral(BUZZ_TYPIST_PATH), arguments);
 }
 
 // The words the app reported typed so far (appends to `typed`), the last one first.
@@ -152,12 +150,12 @@ private slots:
         QProcess app;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        environment.insert(QStringLiteral("BUZZ_CANVAS_AUTOTYPE"),
-                           QStringLiteral("# Unsaved\n\nwritten before the crash"));
         app.setProcessEnvironment(environment);
         app.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        app.start(QStringLiteral(BUZZ_BINARY_DIR "/app/desktop/buzz-canvas"),
-                  {QStringLiteral("--profile"), profile});
+        app.start(QStringLiteral(BUZZ_TYPIST_PATH),
+                  {QStringLiteral("--type"),
+                   QStringLiteral("# Unsaved\n\nwritten before the crash"),
+                   QStringLiteral("--profile"), profile});
         QVERIFY(app.waitForStarted(10000));
         // Autosave is debounced (~1 s); wait for the file, then kill without any chance to flush.
         QTRY_VERIFY_WITH_TIMEOUT(!QDir(drafts).entryList(QDir::Files).isEmpty(), 20000);

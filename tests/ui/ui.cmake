@@ -14,6 +14,13 @@ foreach(_suite first_run conflict_merge history_restore draft_recovery paused_re
     add_dependencies(test_ui_${_suite} buzz-canvas)
 endforeach()
 
+# The app plus a typist, for the crash-recovery suite: the shipping app has no test hooks.
+add_executable(buzz-canvas-typist "${CMAKE_CURRENT_LIST_DIR}/typist_main.cpp")
+target_link_libraries(buzz-canvas-typist PRIVATE buzz_desktop buzz_compile_options)
+add_dependencies(test_ui_draft_recovery buzz-canvas-typist)
+target_compile_definitions(test_ui_draft_recovery PRIVATE
+    BUZZ_TYPIST_PATH="$<TARGET_FILE:buzz-canvas-typist>")
+
 # README screenshots (not a test): ui_screenshots <dir>
 add_executable(ui_screenshots "${CMAKE_CURRENT_LIST_DIR}/ui_screenshots.cpp")
 target_link_libraries(ui_screenshots PRIVATE buzz_ui_test_harness buzz_compile_options)
