@@ -7,7 +7,9 @@
 #include <QLoggingCategory>
 
 #include <cstring>
+
 #include <endian.h>
+#include <poll.h>
 
 Q_LOGGING_CATEGORY(lcPg, "buzz.relay.store.pg")
 
@@ -367,15 +369,17 @@ PgConnection::~PgConnection()
         PQfinish(m_connection);
 }
 
-std::unique_ptr<PgConnection> PgConnection::open(const std::string &url, std::string &error)
+std::unique_ptr<PgConnection> PgConnection::open(const std::string &url, std::string &error,
+                                                 const char *targetSessionAttrs)
 {
     if (!LibPq::load(error)) // loaded on first use: see LibPq.h
         return nullptr;
     std::unique_ptr<PgConnection> connection(new PgConnection());
     connection->m_url = url;
     // The URL first (expanded), then what the relay insists on: later keywords override it.
-    const char *keywords[] = {"dbname", "application_name", "connect_timeout", nullptr};
-    const char *values[] = {url.c_str(), kApplicationName, "10", nullptr};
+    const char *keywords[] = {"dbname", "application_name", "connect_timeout",
+                              targetSessionAttrs ? "target_session_attrs" : nullptr, nullptr};
+    const char *values[] = {url.c_str(), kApplicationName, "10", targetSessionAttrs, nullptr};
     connection->m_connection = PQconnectdbParams(keywords, values, 1);
     if (!connection->m_connection || PQstatus(connection->m_connection) != CONNECTION_OK) {
         error =
@@ -477,6 +481,19 @@ int PgConnection::socket() const
 bool PgConnection::consumeInput()
 {
     return m_connection && PQconsumeInput(m_connection) == 1 && healthy();
+}
+
+bool PgConnection::stillConnected()
+{
+    // A few rounds at most: each reads what one readable wake-up holds.
+    for (int round = 0; round < 4 && healthy(); ++round) {
+        pollfd pending {PQsocket(m_connection), POLLIN, 0};
+        if (::poll(&pending, 1, 0) <= 0)
+            return true; // nothing waiting: nothing says it broke
+        if (PQconsumeInput(m_connection) != 1)
+            return false;
+    }
+    return healthy();
 }
 
 std::vector<std::string> PgConnection::takeNotifications()

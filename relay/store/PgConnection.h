@@ -113,7 +113,9 @@ public:
 
     // `url`: a libpq URI (postgresql://…) or key=value string. Every connection of the relay
     // carries application_name=buzz-mock-relay (pg_stat_activity tells its writes apart).
-    static std::unique_ptr<PgConnection> open(const std::string &url, std::string &error);
+    // `targetSessionAttrs`, when given, overrides the URL's (a multi-host URL's "read-write").
+    static std::unique_ptr<PgConnection> open(const std::string &url, std::string &error,
+                                              const char *targetSessionAttrs = nullptr);
     static constexpr const char *kApplicationName = "buzz-mock-relay";
 
     // One or more statements without parameters (simple query protocol); the last one's result.
@@ -142,6 +144,10 @@ public:
     int socket() const;
     bool consumeInput();
     std::vector<std::string> takeNotifications();
+    // A connection whose server went away still looks healthy until it is used: reads what is
+    // pending without blocking (a crashing server's last message, then the end of the stream),
+    // so a broken connection says so before a statement is sent on it.
+    bool stillConnected();
     const std::string &url() const { return m_url; }
     // host:port/dbname of the server this connection reached (for start lines).
     std::string describe() const;

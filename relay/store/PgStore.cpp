@@ -131,6 +131,22 @@ std::int64_t PgStore::parseLsn(std::string_view text)
                                      | std::stoull(low, nullptr, 16));
 }
 
+namespace {
+// Acknowledge only what is durable, whatever the server's default: at least `on` (the primary's
+// disk, and a synchronous standby's when one is named); a stronger server setting (remote_apply)
+// is kept (relay/README.md "Failover").
+bool commitDurably(PgConnection &connection)
+{
+    PgResult level = connection.exec("SHOW synchronous_commit");
+    if (!level.ok() || level.rows() == 0)
+        return false;
+    const std::string_view value = level.text(0, 0);
+    return value == "on" || value == "remote_apply"
+        || connection.execOk("SET synchronous_commit = on");
+}
+
+} // namespace
+
 std::unique_ptr<PgStore> PgStore::open(const std::string &url, std::int64_t nowSec,
                                        std::string &error)
 {
@@ -151,15 +167,20 @@ std::unique_ptr<PgStore> PgStore::open(const std::string &url, std::int64_t nowS
                 "primary; a standby goes in --read-database-url";
         return nullptr;
     }
-    // Acknowledge only what is durable on the primary, whatever the server's default.
-    if (!store->m_writer->execOk("SET synchronous_commit = on")
-        || !PgSchema::apply(*store->m_writer, nowSec, error)) {
+    if (!commitDurably(*store->m_writer) || !PgSchema::apply(*store->m_writer, nowSec, error)) {
         if (error.empty())
             error = store->m_writer->lastError();
         error = "PostgreSQL schema: " + error;
         return nullptr;
     }
     store->m_writerPid = store->m_writer->backendPid();
+    // Reads may go to the standby while there is no primary only when it applied every commit
+    // the primary acknowledged (relay/README.md "Failover").
+    PgResult synchronous =
+        store->m_writer->exec("SELECT current_setting('synchronous_commit') = 'remote_apply' "
+                              "AND current_setting('synchronous_standby_names') <> ''");
+    store->m_standbyReadsInGap =
+        synchronous.ok() && synchronous.rows() > 0 && synchronous.text(0, 0) == "t";
     // One channel per database schema (tests run one relay per schema on one database), and a
     // token that only this process's rows carry.
     PgResult channel =
@@ -284,12 +305,15 @@ void PgStore::finish(const std::vector<Member *> &members)
 
 bool PgStore::ensureWriter()
 {
-    if (m_writer->healthy())
+    if (m_writer->stillConnected())
         return true;
     qCWarning(lcPg) << "writer connection lost; reconnecting";
-    if (!m_writer->reconnect() || !m_writer->execOk("SET synchronous_commit = on"))
+    if (!m_writer->reconnect() || !commitDurably(*m_writer)) {
+        qCWarning(lcPg) << "no writable PostgreSQL server:" << m_writer->lastError().c_str();
         return false;
+    }
     m_writerPid = m_writer->backendPid();
+    qCWarning(lcPg) << "writer reconnected to" << m_writer->describe().c_str();
     return true;
 }
 
@@ -449,8 +473,19 @@ ConnectionLease PgStore::leaseWriterConnection()
     PgConnection *reader = m_idleReaders.back();
     m_idleReaders.pop_back();
     lock.unlock();
-    if (!reader->healthy() && !reader->reconnect())
+    if (!reader->stillConnected() && !reader->reconnect()) {
         qCWarning(lcPg) << "writer read connection lost:" << reader->lastError().c_str();
+        if (auto standby = m_standbyReadsInGap ? connectToAnyServer() : nullptr) {
+            {
+                std::lock_guard guard(m_poolMutex);
+                m_idleReaders.push_back(reader);
+            }
+            m_poolAvailable.notify_one();
+            // One read, then closed: the next one tries the primary again.
+            PgConnection *raw = standby.release();
+            return ConnectionLease(raw, [raw] { delete raw; });
+        }
+    }
     return ConnectionLease(reader, [this, reader] {
         if (reader->inTransaction())
             reader->exec("ROLLBACK");
@@ -460,6 +495,16 @@ ConnectionLease PgStore::leaseWriterConnection()
         }
         m_poolAvailable.notify_one();
     });
+}
+
+std::unique_ptr<PgConnection> PgStore::connectToAnyServer()
+{
+    std::string error;
+    auto connection = PgConnection::open(m_url, error, "any");
+    if (!connection || !connection->execOk("SET default_transaction_read_only = on"))
+        return nullptr;
+    qCWarning(lcPg) << "no primary: this read is served by" << connection->describe().c_str();
+    return connection;
 }
 
 void PgStore::rememberWriteStart(std::int64_t startedAtMs)

@@ -81,12 +81,15 @@ private:
     void runUntilStopped();
     void runGroup(const std::vector<Member *> &members);
     bool ensureWriter();
+    // A connection to whichever listed server answers, read-only: the reads of a failover gap.
+    std::unique_ptr<PgConnection> connectToAnyServer();
     void finish(const std::vector<Member *> &members);
 
     std::string m_url;
     std::mutex m_writerMutex; // one group at a time on the writer connection
     std::unique_ptr<PgConnection> m_writer;
     int m_writerPid = 0;
+    bool m_standbyReadsInGap = false; // the standby applies every acknowledged commit
     std::string m_fanoutChannel;
     std::string m_fanoutOrigin;
     std::uint64_t m_fanoutGroups = 0; // groups that logged fan-out rows (trimmed every 1,024)

@@ -2,11 +2,20 @@
 # A throwaway PostgreSQL 15 pair for tests, benches and QA: a primary and a real streaming hot
 # standby (pg_basebackup -R, physical slot), each on a free loopback port, under a temp dir.
 #
-#   pg-cluster.sh start STATE_DIR [--fsync on|off]   start (or restart) the pair
+#   pg-cluster.sh start STATE_DIR [--fsync on|off] [--synchronous]
+#                                                    start (or restart) the pair
 #   pg-cluster.sh stop STATE_DIR                     stop it and delete its data
 #   pg-cluster.sh status STATE_DIR                   exit 0 when both servers answer
 #   pg-cluster.sh stop-standby STATE_DIR             stop the standby only (fast shutdown)
 #   pg-cluster.sh start-standby STATE_DIR            start it again on its port (no-op if up)
+#   pg-cluster.sh crash-primary STATE_DIR            stop the primary as a crash does (immediate)
+#   pg-cluster.sh promote-standby STATE_DIR          promote the standby; waits until it writes
+#
+# --synchronous makes the standby synchronous (synchronous_standby_names = '*',
+# synchronous_commit = remote_apply): a commit returns only once the standby applied it, so a
+# failover loses nothing acknowledged and the standby reads what the primary answered. The shared
+# pair of the PostgreSQL suites is asynchronous: its failure-mode tests stop the standby, which
+# would hold every commit of a synchronous one. The failover test starts a pair of its own.
 #
 # The servers come from /usr/lib/postgresql/15/bin, or BUZZ_PG_BINDIR when set.
 #
@@ -29,9 +38,11 @@ command=$1
 state_dir=$2
 shift 2
 fsync=on
+synchronous=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --fsync) fsync=${2:?}; shift 2 ;;
+    --synchronous) synchronous=1; shift ;;
     *) usage ;;
   esac
 done
@@ -179,6 +190,22 @@ CONF
     tail -n 20 "$data/standby.log" >&2 || true
     return 1
   fi
+  if [ -n "$synchronous" ]; then
+    # Only now: with the standby named before it streams, the basebackup's own commits would wait.
+    "$bindir/psql" -h 127.0.0.1 -p "$primary_port" -U postgres -d postgres -Atq \
+      -c "ALTER SYSTEM SET synchronous_standby_names = '*'" \
+      -c "ALTER SYSTEM SET synchronous_commit = 'remote_apply'" -c "SELECT pg_reload_conf()" \
+      >/dev/null
+    local sync="" tries=0
+    while [ $tries -lt 300 ]; do
+      sync=$("$bindir/psql" -h 127.0.0.1 -p "$primary_port" -U postgres -d postgres \
+        -Atqc "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'" 2>/dev/null || true)
+      [ "$sync" = "1" ] && break
+      tries=$((tries + 1))
+      sleep 0.1 # polling an external process's state; nothing to wait on instead
+    done
+    [ "$sync" = "1" ] || { echo "the standby did not become synchronous" >&2; return 1; }
+  fi
 
   {
     echo "BUZZ_PG_PRIMARY_URL=postgresql://postgres@127.0.0.1:$primary_port/postgres"
@@ -215,8 +242,26 @@ standby_ctl() {
   fi
 }
 
+# The failover test: the primary dies as in a crash, then the standby takes over.
+failover_ctl() {
+  local action=$1 data bindir
+  [ -f "$env_file" ] && ! grep -q '^BUZZ_PG_ABSENT=' "$env_file" || {
+    echo "no cluster in $state_dir" >&2
+    return 1
+  }
+  data=$(sed -n 's/^BUZZ_PG_DATA=//p' "$env_file")
+  bindir=$(sed -n 's/^BUZZ_PG_BINDIR=//p' "$env_file")
+  if [ "$action" = crash ]; then
+    as_owner "$bindir/pg_ctl" -D "$data/primary" -m immediate -w -t 60 stop >/dev/null
+  else
+    as_owner "$bindir/pg_ctl" -D "$data/standby" -w -t 60 promote >/dev/null
+  fi
+}
+
 case "$command" in
   start) start_cluster ;;
+  crash-primary) failover_ctl crash ;;
+  promote-standby) failover_ctl promote ;;
   stop-standby) standby_ctl stop ;;
   start-standby) standby_ctl start ;;
   stop) stop_cluster ;;
