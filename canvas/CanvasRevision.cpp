@@ -9,6 +9,14 @@ bool CanvasRevision::isNewerThan(const CanvasRevision &other) const
     return nostr::isNewer(createdAt, eventId.toLower(), other.createdAt, other.eventId.toLower());
 }
 
+CanvasRevision CanvasRevision::named(const QString &channel, const QString &eventId)
+{
+    CanvasRevision revision;
+    revision.eventId = eventId.toLower();
+    revision.channel = channel;
+    return revision;
+}
+
 std::optional<CanvasRevision> CanvasRevision::fromEvent(const nostr::Event &event)
 {
     if (event.kind != kCanvasKind)
@@ -22,6 +30,7 @@ std::optional<CanvasRevision> CanvasRevision::fromEvent(const nostr::Event &even
     revision.author = QString::fromStdString(event.pubkey);
     if (const std::string *expected = event.tagValue("expected-revision"))
         revision.expectedRevision = QString::fromStdString(*expected);
+    revision.label = RevisionLabel::fromEvent(event);
     return revision;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "canvas/RevisionLabel.h"
 #include "net/nostr/Event.h"
 #include "net/nostr/Kinds.h"
 
@@ -26,6 +27,8 @@ struct CanvasRevision
     // The event's own expected-revision tag: nullopt = untagged (legacy unconditional write),
     // "none" = first creation, else the 64-hex id it was based on. Links the ancestry chain.
     std::optional<QString> expectedRevision;
+    // A restore or a merge, as its author labelled it (RevisionLabel); nullopt for a plain save.
+    std::optional<RevisionLabel> label;
 
     bool isValid() const { return !eventId.isEmpty(); }
     // Case-insensitive id comparison (clients compare revision ids case-insensitively).
@@ -34,6 +37,8 @@ struct CanvasRevision
     // created_at, same second → lower id.)
     bool isNewerThan(const CanvasRevision &other) const;
 
+    // A revision known only by its id (the base a conflict outcome was told about).
+    static CanvasRevision named(const QString &channel, const QString &eventId);
     // nullopt when the event is not a kind-40100 canvas event.
     static std::optional<CanvasRevision> fromEvent(const nostr::Event &event);
 };

@@ -67,6 +67,12 @@ bool isEventId(const QString &id)
     return nostr::isLowerHex(id.toLower().toStdString(), 64);
 }
 
+RelayError badRevisionIdError()
+{
+    return RelayError::make(RelayError::Kind::BadRequest,
+                            QStringLiteral("revision id must be a 64-character hex event id"));
+}
+
 SaveOutcome conflictOutcome(const std::optional<CanvasRevision> &base, const QString &mine,
                             std::optional<CanvasRevision> theirs,
                             std::optional<RelayError> error = {})
@@ -213,9 +219,7 @@ QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::revision(QStri
                                                                            QString eventId)
 {
     if (!isEventId(eventId))
-        co_return fail(
-            RelayError::make(RelayError::Kind::BadRequest,
-                             QStringLiteral("revision id must be a 64-character hex event id")));
+        co_return fail(badRevisionIdError());
     nostr::Filter filter = canvasFilter(channel.toLower(), false);
     filter.ids = std::vector<std::string> {eventId.toLower().toStdString()};
     filter.limit = 1;
@@ -230,9 +234,7 @@ QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::draftBase(QStr
                                                                             QString eventId)
 {
     if (!isEventId(eventId))
-        co_return fail(
-            RelayError::make(RelayError::Kind::BadRequest,
-                             QStringLiteral("revision id must be a 64-character hex event id")));
+        co_return fail(badRevisionIdError());
     co_return co_await strongById(channel, eventId, QStringLiteral("canvas_draft_base"));
 }
 
@@ -255,7 +257,8 @@ QCoro::Task<Result<std::vector<CanvasRevision>>> CanvasService::strongAncestry(Q
 
 Result<nostr::Event> CanvasService::signCandidate(const QString &channel, const QString &content,
                                                   const std::optional<CanvasRevision> &head,
-                                                  std::optional<QString> expectedRevision)
+                                                  std::optional<QString> expectedRevision,
+                                                  const std::optional<RevisionLabel> &label)
 {
     const auto key = m_connection->secretKey();
     if (!key)
@@ -271,6 +274,8 @@ Result<nostr::Event> CanvasService::signCandidate(const QString &channel, const 
     nostr::Tags tags {{"h", channel.toLower().toStdString()}};
     if (expectedRevision)
         tags.push_back({"expected-revision", expectedRevision->toLower().toStdString()});
+    if (label)
+        tags.push_back(label->tag());
     return key->signedEvent(kCanvasKind, head ? std::max(now, head->createdAt + 1) : now,
                             std::move(tags), content.toStdString());
 }
@@ -300,16 +305,12 @@ QCoro::Task<SaveOutcome> CanvasService::save(QString channel, std::optional<Canv
     }
     if (stated) {
         // The relay decides: what the conflict outcome calls "base" is the stated revision.
-        if (sameRevision(*stated, idOf(*head))) {
+        if (sameRevision(*stated, idOf(*head)))
             base = *head;
-        } else if (*stated == QLatin1String(kExpectedNone)) {
+        else if (*stated == QLatin1String(kExpectedNone))
             base.reset();
-        } else {
-            CanvasRevision named;
-            named.eventId = stated->toLower();
-            named.channel = channel;
-            base = named;
-        }
+        else
+            base = CanvasRevision::named(channel, *stated);
     } else if (!options.unconditional && !sameRevision(idOf(base), idOf(*head))) {
         co_return conflictOutcome(base, content, *head);
     }
@@ -319,7 +320,7 @@ QCoro::Task<SaveOutcome> CanvasService::save(QString channel, std::optional<Canv
         expected = stated->toLower();
     else if (!options.unconditional)
         expected = base ? base->eventId : QString::fromLatin1(kExpectedNone);
-    auto event = signCandidate(channel, content, *head, expected);
+    auto event = signCandidate(channel, content, *head, expected, options.label);
     if (!event)
         co_return SaveOutcome::failure(event.error());
     // Named, not a braced temporary: g++ 12 destroys braced temporaries in co_await twice.
@@ -332,9 +333,7 @@ QCoro::Task<SaveOutcome> CanvasService::restore(QString channel, QString revisio
 {
     channel = channel.toLower();
     if (!isEventId(revisionId))
-        co_return SaveOutcome::failure(
-            RelayError::make(RelayError::Kind::BadRequest,
-                             QStringLiteral("revision id must be a 64-character hex event id")));
+        co_return SaveOutcome::failure(badRevisionIdError());
     auto target = co_await strongById(channel, revisionId, QStringLiteral("canvas_restore_target"));
     if (!target)
         co_return SaveOutcome::failure(target.error());
@@ -347,12 +346,8 @@ QCoro::Task<SaveOutcome> CanvasService::restore(QString channel, QString revisio
     if (!head)
         co_return SaveOutcome::failure(head.error());
     std::optional<CanvasRevision> frozenBase;
-    if (frozenHeadId) {
-        CanvasRevision frozen;
-        frozen.eventId = frozenHeadId->toLower();
-        frozen.channel = channel;
-        frozenBase = frozen;
-    }
+    if (frozenHeadId)
+        frozenBase = CanvasRevision::named(channel, *frozenHeadId);
     if (*head && ((*head)->hasId((*target)->eventId) || (*head)->content == (*target)->content)) {
         SaveOutcome outcome;
         outcome.kind = SaveOutcome::Kind::AlreadyCurrent;
@@ -364,7 +359,8 @@ QCoro::Task<SaveOutcome> CanvasService::restore(QString channel, QString revisio
     if (*head && frozenBase)
         frozenBase = *head; // same id: keep the full revision (content) for a later merge
     auto event = signCandidate(channel, (*target)->content, *head,
-                               frozenHeadId ? *frozenHeadId : QString::fromLatin1(kExpectedNone));
+                               frozenHeadId ? *frozenHeadId : QString::fromLatin1(kExpectedNone),
+                               RevisionLabel::restoring(**target));
     if (!event)
         co_return SaveOutcome::failure(event.error());
     Written written {channel, std::move(event).value(), frozenBase, (*target)->content, false};

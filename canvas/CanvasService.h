@@ -32,6 +32,8 @@ struct SaveOptions
     // script exercises the relay's compare-and-swap, not this client's. Still stamped ahead of
     // the head and verified; "already current" only when the value names the head.
     std::optional<QString> expectedRevision;
+    // A merge says so on the event (RevisionLabel, docs/buzz-protocol.md §Revision labels).
+    std::optional<RevisionLabel> label;
 };
 
 // The canvas data layer (docs/architecture.md §The save flow): precondition → publish → verify.
@@ -99,7 +101,7 @@ public:
     // Restore revision `revisionId` as a new head (byte copy of its content). `frozenHeadId` is the
     // head id captured when the confirm dialog opened (nullopt = no canvas). Target already head,
     // or the head already has its exact text → AlreadyCurrent (no write); otherwise the same CAS,
-    // verification and reconciliation as save().
+    // verification and reconciliation as save(). The event is labelled "restored-from" the target.
     QCoro::Task<SaveOutcome> restore(QString channel, QString revisionId,
                                      std::optional<QString> frozenHeadId);
 
@@ -166,7 +168,8 @@ private:
     readHead(QString channel, bool strong, QString caller);
     client::Result<nostr::Event> signCandidate(const QString &channel, const QString &content,
                                                const std::optional<CanvasRevision> &head,
-                                               std::optional<QString> expectedRevision);
+                                               std::optional<QString> expectedRevision,
+                                               const std::optional<RevisionLabel> &label = {});
     void onLiveEvent(const QString &subscriptionId, const nostr::Event &event);
     void onWatchResynced(const QString &subscriptionId);
 

@@ -281,7 +281,7 @@ void CanvasSession::save()
     m_saveAgain = false;
     m_superseded.reset();
     setState(State::Saving);
-    whileOpen(m_service->save(m_channel, m_base, write.sent), this, m_closed,
+    whileOpen(m_service->save(m_channel, m_base, write.sent, saveOptions()), this, m_closed,
               [this, write](SaveOutcome outcome) { settle(write, std::move(outcome)); });
 }
 
@@ -482,13 +482,12 @@ std::optional<CanvasSession::MergeOffer> CanvasSession::mergeOffer() const
 void CanvasSession::acceptMerge(const std::optional<CanvasRevision> &theirs, const QString &merged,
                                 bool saveAfter)
 {
-    if (isBusy() || m_closed)
+    if (isBusy() || m_closed || (!m_editing && m_state != State::Viewing))
         return;
-    if (!m_editing) {
-        if (m_state != State::Viewing)
-            return;
+    const QString mine = m_editing ? workingText() : m_superseded ? m_superseded->mine : QString();
+    m_mergeLabel = RevisionLabel::forMerge(theirs, mine, merged);
+    if (!m_editing)
         enterEditing(theirs, theirs ? theirs->content : QString());
-    }
     m_conflicted = false;
     m_conflictTheirs.reset();
     m_superseded.reset();

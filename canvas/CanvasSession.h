@@ -2,6 +2,7 @@
 
 #include "canvas/CanvasDrafts.h"
 #include "canvas/CanvasRevision.h"
+#include "canvas/CanvasService.h"
 #include "canvas/HeadRecheck.h"
 #include "canvas/RecentRevisions.h"
 #include "canvas/SaveOutcome.h"
@@ -174,6 +175,14 @@ private:
     void setWaitingForRelay(bool waiting);
     void retryByItself();
     State idleState() const;
+    // A save from the base a merge was accepted onto says it is that merge (RevisionLabel).
+    SaveOptions saveOptions() const
+    {
+        SaveOptions options;
+        if (m_mergeLabel && m_base && m_base->hasId(m_mergeLabel->revisionId))
+            options.label = m_mergeLabel;
+        return options;
+    }
 
     CanvasService *m_service;
     QString m_channel;
@@ -203,6 +212,7 @@ private:
     std::optional<Settled> m_settled;
     std::optional<MergeOffer> m_superseded; // offered after a superseded save left editing
     std::optional<CanvasRevision> m_liveChange;
+    std::optional<RevisionLabel> m_mergeLabel; // the merge last accepted (labels its save)
     RecentRevisions m_own;
     bool m_draftBaseLoading = false;
     bool m_waitingForRelay = false;

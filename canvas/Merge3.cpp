@@ -129,6 +129,25 @@ int MergeResult::conflictCount() const
     return count;
 }
 
+std::vector<MergeResult::Change> MergeResult::changes() const
+{
+    std::vector<Change> changes;
+    if (!clean())
+        return changes;
+    int line = 0;
+    for (const MergeHunk &hunk : hunks) {
+        const int count = int(hunk.resolved().size());
+        if (hunk.kind != MergeHunk::Kind::Unchanged) {
+            const Change::Owner owner = hunk.kind == MergeHunk::Kind::MineOnly ? Change::Owner::Mine
+                : hunk.kind == MergeHunk::Kind::TheirsOnly ? Change::Owner::Theirs
+                                                           : Change::Owner::Both;
+            changes.push_back({owner, line, count, int(hunk.base.size())});
+        }
+        line += count;
+    }
+    return changes;
+}
+
 QString MergeResult::resolve(const std::vector<Choice> &choices) const
 {
     QStringList lines;

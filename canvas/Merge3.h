@@ -42,6 +42,19 @@ struct MergeResult
     bool clean() const { return conflictCount() == 0; }
     int conflictCount() const;
 
+    // Whose change each changed stretch of a clean merge's text is (the conflict dialog marks
+    // them). `firstLine` is 0-based in `text`; a stretch that only removed lines has lineCount 0
+    // and sits where they were. `removed` counts the base lines it replaced.
+    struct Change
+    {
+        enum class Owner { Mine, Theirs, Both };
+        Owner owner = Owner::Mine;
+        int firstLine = 0;
+        int lineCount = 0;
+        int removed = 0;
+    };
+    std::vector<Change> changes() const; // empty unless clean()
+
     enum class Choice { Mine, Theirs, Base, MineThenTheirs, TheirsThenMine };
     // Assemble the document with one choice per conflicting hunk (in order). Missing choices
     // default to Mine. Clean hunks are always taken as merged.
