@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTextBlock>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <utility>
@@ -50,6 +51,9 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
     , m_merge(canvas::Merge3::merge(m_input.baseText, m_input.mineText, m_input.theirsText))
     , m_summary(new QLabel(this))
     , m_hunkList(new QListWidget(this))
+    , m_changeList(new QListWidget(this))
+    , m_baseHunk(monospaceView(QStringLiteral("baseHunkText"), tr("The common base of this part"),
+                               this, true))
     , m_mineHunk(monospaceView(QStringLiteral("mineHunkText"), tr("Your version of this part"),
                                this, true))
     , m_theirsHunk(monospaceView(QStringLiteral("theirsHunkText"), tr("Their version of this part"),
@@ -70,6 +74,8 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
     }
     m_choices.assign(m_conflicts.size(), -1);
     // Hunks are short: wrap them so a long Markdown paragraph is readable side by side.
+    m_baseHunk->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_baseHunk->setPlaceholderText(tr("(nothing: both of you added text here)"));
     m_mineHunk->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_theirsHunk->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_result->setLineWrapMode(QPlainTextEdit::WidgetWidth);
@@ -108,6 +114,9 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
     connect(m_hunkList, &QListWidget::currentRowChanged, this, &ConflictDialog::showConflict);
 
     auto *sides = new QSplitter(Qt::Horizontal, this);
+    auto *baseBox = titled(tr("Base"), m_baseHunk, sides);
+    baseBox->setToolTip(tr("This part as it was before either of you changed it"));
+    sides->addWidget(baseBox);
     sides->addWidget(titled(tr("Mine"), m_mineHunk, sides));
     m_theirsBox = titled(tr("Theirs — %1").arg(m_input.theirsAuthor), m_theirsHunk, sides);
     m_theirsBox->setToolTip(m_input.theirsToolTip);
@@ -183,8 +192,17 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
             [this] { replaceResult([this] { finish(Resolution::TakeTheirs); }); });
     connect(cancel, &QPushButton::clicked, this, &QDialog::reject);
 
+    m_changeList->setObjectName(QStringLiteral("mergeChangeList"));
+    m_changeList->setAccessibleName(tr("Changes in the merge and whose they are"));
+    m_changeList->setVisible(m_conflicts.empty());
+    connect(m_changeList, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (auto *item = m_changeList->item(row))
+            scrollResultToLine(item->data(Qt::UserRole).toInt());
+    });
+
     auto *vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(hunkPane);
+    vertical->addWidget(m_changeList);
     vertical->addWidget(titled(tr("Result"), m_result, vertical));
     vertical->setStretchFactor(0, 1);
     vertical->setStretchFactor(1, 1);
@@ -196,9 +214,98 @@ ConflictDialog::ConflictDialog(Input input, QWidget *parent)
     layout->addWidget(m_overwriteConfirm);
     layout->addWidget(buttons);
 
+    rebuildResult();
+    listCleanChanges();
+    // Opens at the first conflict: the list selects it, the result scrolls to it.
     if (!m_conflicts.empty())
         m_hunkList->setCurrentRow(0);
-    rebuildResult();
+}
+
+void ConflictDialog::listCleanChanges()
+{
+    using Owner = canvas::MergeResult::Change::Owner;
+    const QPalette palette = m_result->palette();
+    const QColor base = palette.color(QPalette::Base);
+    const auto tint = [&](QColor accent) {
+        return QColor::fromRgbF(base.redF() * 0.8 + accent.redF() * 0.2,
+                                base.greenF() * 0.8 + accent.greenF() * 0.2,
+                                base.blueF() * 0.8 + accent.blueF() * 0.2);
+    };
+    QList<QTextEdit::ExtraSelection> marks;
+    for (const canvas::MergeResult::Change &change : m_merge.changes()) {
+        const QString whose = change.owner == Owner::Mine ? tr("your change")
+            : change.owner == Owner::Theirs ? tr("%1's change").arg(m_input.theirsAuthor)
+                                            : tr("made by both of you");
+        const QString where = change.lineCount == 0
+            ? tr("Removed before line %1").arg(change.firstLine + 1)
+            : change.lineCount == 1
+            ? tr("Line %1").arg(change.firstLine + 1)
+            : tr("Lines %1–%2").arg(change.firstLine + 1).arg(change.firstLine + change.lineCount);
+        auto *item = new QListWidgetItem(tr("%1: %2").arg(where, whose), m_changeList);
+        item->setData(Qt::UserRole, change.firstLine);
+        const QColor color = change.owner == Owner::Mine ? QColor(39, 174, 96)
+            : change.owner == Owner::Theirs              ? QColor(41, 128, 185)
+                                                         : QColor(142, 68, 173);
+        item->setBackground(tint(color));
+        for (int line = change.firstLine; line < change.firstLine + change.lineCount; ++line) {
+            QTextEdit::ExtraSelection mark;
+            mark.cursor = QTextCursor(m_result->document()->findBlockByNumber(line));
+            mark.format.setBackground(tint(color));
+            mark.format.setProperty(QTextFormat::FullWidthSelection, true);
+            mark.format.setToolTip(whose);
+            marks << mark;
+        }
+    }
+    m_result->setExtraSelections(marks);
+    if (m_changeList->count() == 0)
+        m_changeList->hide();
+}
+
+int ConflictDialog::resultLineOfConflict(int index) const
+{
+    if (m_resultEdited || index < 0 || index >= int(m_conflicts.size()))
+        return -1;
+    using Choice = canvas::MergeResult::Choice;
+    const bool allOpen = unresolvedCount() == int(m_conflicts.size());
+    int line = 0;
+    int conflict = 0;
+    for (const canvas::MergeHunk &hunk : m_merge.hunks) {
+        if (!hunk.conflicting()) {
+            line += int(hunk.resolved().size());
+            continue;
+        }
+        if (conflict == index)
+            return line;
+        const int choice = m_choices[std::size_t(conflict++)];
+        const int mine = int(hunk.mine.size()), theirs = int(hunk.theirs.size());
+        if (choice < 0) // markers: "<<<<<<< mine", mine, ("||||||| base", base,) "=======", ...
+            line += 3 + mine + theirs + (allOpen ? 1 + int(hunk.base.size()) : 0);
+        else if (choice == int(Choice::Mine))
+            line += mine;
+        else if (choice == int(Choice::Theirs))
+            line += theirs;
+        else
+            line += mine + theirs;
+    }
+    return -1;
+}
+
+void ConflictDialog::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    // Centring needs the real viewport: the first conflict again, now that it has one.
+    if (!m_conflicts.empty())
+        scrollResultToLine(resultLineOfConflict(std::max(m_current, 0)));
+}
+
+void ConflictDialog::scrollResultToLine(int line)
+{
+    const QTextBlock block = m_result->document()->findBlockByNumber(line);
+    if (!block.isValid())
+        return;
+    QTextCursor cursor(block);
+    m_result->setTextCursor(cursor);
+    m_result->centerCursor();
 }
 
 int ConflictDialog::unresolvedCount() const
@@ -262,8 +369,10 @@ void ConflictDialog::showConflict(int index)
     if (index < 0 || index >= int(m_conflicts.size()))
         return;
     const auto &hunk = m_merge.hunks[std::size_t(m_conflicts[std::size_t(index)])];
+    m_baseHunk->setPlainText(hunk.base.join(QLatin1Char('\n')));
     m_mineHunk->setPlainText(hunk.mine.join(QLatin1Char('\n')));
     m_theirsHunk->setPlainText(hunk.theirs.join(QLatin1Char('\n')));
+    scrollResultToLine(resultLineOfConflict(index));
     const int choice = m_choices[std::size_t(index)];
     if (choice < 0) {
         m_choiceGroup->setExclusive(false);

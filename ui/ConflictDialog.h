@@ -19,8 +19,9 @@ namespace buzz::ui {
 class NoticeBanner;
 
 // Three-way merge of an edit with the revision that beat it
-// (docs/architecture.md §Conflicts and merge): a clean merge is
-// shown ready to save; conflicting hunks are resolved side by side (mine / theirs / both). Two
+// (docs/architecture.md §Conflicts and merge): a clean merge is shown ready to save, each change
+// in it marked as yours, theirs or both; conflicting hunks are resolved side by side, the common
+// base beside mine and theirs (mine / theirs / both), and the result opens at the first. Two
 // shortcuts skip the merge: "Keep mine on top of theirs" and "Take theirs". The dialog never
 // touches the editor: the caller applies resultText() only when the dialog is accepted, so Cancel
 // leaves the editor exactly as it was.
@@ -53,9 +54,17 @@ public:
     bool isResultEditedByHand() const { return m_resultEdited; }
     // Their profile name arrived after the dialog opened (ProfileCache fetches on first sight).
     void setTheirsAuthor(const QString &name, const QString &toolTip);
+    // The first line of conflict `index` in the result as it stands (0-based), -1 when unknown
+    // (the result was edited by hand).
+    int resultLineOfConflict(int index) const;
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     void updateSummary(); // the headline: who saved, when, what is left to do
+    void listCleanChanges(); // a clean merge: whose each change is, listed and tinted
+    void scrollResultToLine(int line);
     void showConflict(int index);
     void choose(canvas::MergeResult::Choice choice);
     void rebuildResult();
@@ -75,6 +84,8 @@ private:
     QLabel *m_summary;
     QGroupBox *m_theirsBox = nullptr; // "Theirs — <name>"
     QListWidget *m_hunkList;
+    QListWidget *m_changeList; // a clean merge's changes and whose they are
+    QPlainTextEdit *m_baseHunk;
     QPlainTextEdit *m_mineHunk;
     QPlainTextEdit *m_theirsHunk;
     QButtonGroup *m_choiceGroup;

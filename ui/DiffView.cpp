@@ -36,7 +36,7 @@ DiffView::DiffView(QWidget *parent)
 
 void DiffView::clear()
 {
-    showMessage(tr("Select a revision to compare it with the current canvas."));
+    showMessage(tr("Select a revision to see what it changed."));
 }
 
 void DiffView::showMessage(const QString &message)
@@ -46,15 +46,49 @@ void DiffView::showMessage(const QString &message)
     m_text->hide();
 }
 
-void DiffView::showDiff(const QString &revisionText, const QString &currentText)
+void DiffView::showChange(const QString &parentText, const QString &revisionText, bool first)
 {
+    m_text->setAccessibleName(tr("Change made by this revision"));
+    if (parentText == revisionText && !first) {
+        showMessage(tr("This revision left the text as it was."));
+        return;
+    }
+    const auto [added, removed] = render(parentText, revisionText);
+    if (first)
+        m_summary->setText(tr("+%1 lines: the canvas's first revision").arg(added));
+    else if (added == 0 && removed == 0)
+        m_summary->setText(tr("This revision changed only line endings or the final newline."));
+    else
+        m_summary->setText(tr("+%1 −%2 lines in this revision (+ added, − removed, against the "
+                              "revision it replaced)")
+                               .arg(added)
+                               .arg(removed));
+}
+
+void DiffView::showComparison(const QString &revisionText, const QString &currentText)
+{
+    m_text->setAccessibleName(tr("Difference to the current canvas"));
     if (revisionText == currentText) {
         showMessage(tr("Identical to the current canvas."));
         return;
     }
-    // from = current, to = revision: Added lines exist only in the revision ("+"), Removed only in
-    // the current canvas ("−"), as the desktop shows it.
-    const auto lines = canvas::Merge3::lineDiff(currentText, revisionText);
+    const auto [added, removed] = render(revisionText, currentText);
+    if (added == 0 && removed == 0) {
+        // Same lines, different bytes (line endings or a final newline).
+        m_summary->setText(
+            tr("Only line endings or the final newline differ from the current canvas."));
+    } else {
+        m_summary->setText(tr("+%1 −%2 lines from this revision to the current canvas (+ added "
+                              "since, − removed since)")
+                               .arg(added)
+                               .arg(removed));
+    }
+}
+
+std::pair<int, int> DiffView::render(const QString &from, const QString &to)
+{
+    // Added lines exist only in `to` ("+"), Removed only in `from` ("−").
+    const auto lines = canvas::Merge3::lineDiff(from, to);
     int added = 0;
     int removed = 0;
 
@@ -102,18 +136,9 @@ void DiffView::showDiff(const QString &revisionText, const QString &currentText)
         cursor.insertText(prefix + line.text, *charFormat);
     }
     cursor.endEditBlock();
-    if (added == 0 && removed == 0) {
-        // Same lines, different bytes (line endings or a final newline).
-        m_summary->setText(
-            tr("Only line endings or the final newline differ from the current canvas."));
-    } else {
-        m_summary->setText(tr("+%1 −%2 lines compared with the current canvas ("
-                              "+ only in this revision, − only in the current canvas)")
-                               .arg(added)
-                               .arg(removed));
-    }
     m_text->show();
     m_text->moveCursor(QTextCursor::Start);
+    return {added, removed};
 }
 
 QString DiffView::summary() const

@@ -81,10 +81,13 @@ void HistoryItemDelegate::paint(QPainter *painter, const QStyleOptionViewItem &o
         painter->drawText(second, Qt::AlignRight | Qt::AlignVCenter, minus);
         changeWidth += 8;
     }
+    // The time, then what the revision was when its author said so ("Restored from 14:02 by …").
+    QString when = index.data(HistoryModel::TimeRole).toString();
+    if (const QString label = index.data(HistoryModel::LabelRole).toString(); !label.isEmpty())
+        when = tr("%1 · %2").arg(when, label);
     painter->setPen(muted);
     painter->drawText(second.adjusted(0, 0, -changeWidth, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                      metrics.elidedText(index.data(HistoryModel::TimeRole).toString(),
-                                         Qt::ElideRight, second.width() - changeWidth));
+                      metrics.elidedText(when, Qt::ElideRight, second.width() - changeWidth));
     painter->restore();
 }
 

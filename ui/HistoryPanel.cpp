@@ -1,8 +1,10 @@
 #include "ui/HistoryPanel.h"
 
+#include "canvas/BlameService.h"
 #include "canvas/CanvasService.h"
 #include "canvas/ProfileCache.h"
 #include "ui/Accessibility.h"
+#include "ui/BlameView.h"
 #include "ui/DiffView.h"
 #include "ui/HistoryItemDelegate.h"
 #include "ui/NoticeBanner.h"
@@ -11,11 +13,13 @@
 #include "ui/UiFormat.h"
 #include "ui/models/HistoryModel.h"
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QListView>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStyle>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <qcoro/qcorotask.h>
@@ -30,6 +34,10 @@ HistoryPanel::HistoryPanel(const UiServices &services, QWidget *parent)
     , m_list(new QListView(this))
     , m_loadOlder(new QPushButton(tr("Load older"), this))
     , m_diff(new DiffView(this))
+    , m_compareCurrent(new QCheckBox(tr("Compare with the &current canvas"), this))
+    , m_blame(new BlameView(services.profiles, this))
+    , m_details(new QTabWidget(this))
+    , m_blameService(new canvas::BlameService(services.canvas, this))
     , m_restore(new QPushButton(tr("Restore this revision"), this))
     , m_notice(new NoticeBanner(QStringLiteral("historyNotice"), this))
 {
@@ -48,6 +56,19 @@ HistoryPanel::HistoryPanel(const UiServices &services, QWidget *parent)
     m_restore->setAccessibleName(tr("Restore this revision"));
     m_restore->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
     m_diff->setObjectName(QStringLiteral("historyDiffView"));
+    m_compareCurrent->setObjectName(QStringLiteral("historyCompareCurrentCheck"));
+    m_compareCurrent->setAccessibleName(tr("Compare with the current canvas"));
+    m_compareCurrent->setToolTip(tr("Show what changed from this revision to the current canvas "
+                                    "instead of the change this revision made"));
+    m_blame->setObjectName(QStringLiteral("historyBlameView"));
+    m_details->setObjectName(QStringLiteral("historyDetailTabs"));
+    m_details->setAccessibleName(tr("Revision details"));
+    connect(m_compareCurrent, &QCheckBox::toggled, this, &HistoryPanel::showSelectedDiff);
+    connect(m_details, &QTabWidget::currentChanged, this, &HistoryPanel::showSelectedBlame);
+    connect(m_blame, &BlameView::retryRequested, this, [this] {
+        m_blamedId.clear();
+        showSelectedBlame();
+    });
 
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &HistoryPanel::onSelectionChanged);
@@ -66,10 +87,17 @@ HistoryPanel::HistoryPanel(const UiServices &services, QWidget *parent)
     topLayout->addWidget(m_status);
     topLayout->addWidget(m_list, 1);
     topLayout->addWidget(m_loadOlder);
+    auto *change = new QWidget(m_details);
+    auto *changeLayout = new QVBoxLayout(change);
+    changeLayout->setContentsMargins(4, 4, 4, 4);
+    changeLayout->addWidget(m_compareCurrent);
+    changeLayout->addWidget(m_diff, 1);
+    m_details->addTab(change, tr("C&hange"));
+    m_details->addTab(m_blame, tr("&Blame"));
     auto *bottom = new QWidget(this);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
-    bottomLayout->addWidget(m_diff, 1);
+    bottomLayout->addWidget(m_details, 1);
     bottomLayout->addWidget(m_notice);
     bottomLayout->addWidget(m_restore);
     auto *splitter = m_splitter = new QSplitter(Qt::Vertical, this);
@@ -103,7 +131,11 @@ void HistoryPanel::setSession(canvas::CanvasSession *session, bool canRestore)
     m_loading = false;
     m_model->clear();
     m_model->setSession(session);
+    m_blameService->setChannel(session ? session->channel() : QString());
     m_diff->clear();
+    m_blame->clear();
+    m_blamedId.clear();
+    m_readingParentId.clear();
     m_notice->hide();
     m_status->clear();
     m_stale = true;
@@ -286,13 +318,92 @@ void HistoryPanel::onSelectionChanged()
 
 void HistoryPanel::showSelectedDiff()
 {
-    const canvas::CanvasRevision *revision = selectedRevision();
+    showSelectedBlame();
+    const int row = m_list->currentIndex().row();
+    const canvas::CanvasRevision *revision = m_model->revisionAt(row);
     if (!revision) {
         m_diff->clear();
         return;
     }
-    const auto &head = m_session ? m_session->head() : std::nullopt;
-    m_diff->showDiff(revision->content, head ? head->content : QString());
+    if (m_compareCurrent->isChecked()) {
+        const auto &head = m_session ? m_session->head() : std::nullopt;
+        m_diff->showComparison(revision->content, head ? head->content : QString());
+        return;
+    }
+    std::optional<QString> unread;
+    if (const auto parent = m_model->parentOf(row, &unread)) {
+        m_diff->showChange(parent->content, revision->content, false);
+    } else if (!unread) {
+        m_diff->showChange(QString(), revision->content, true);
+    } else if (unread->isEmpty()) {
+        m_diff->showMessage(tr("The revision this one replaced is on an older page: load older "
+                               "revisions to see its change."));
+    } else {
+        m_diff->showMessage(tr("Reading the revision this one replaced…"));
+        readParent(*unread);
+    }
+}
+
+void HistoryPanel::readParent(const QString &parentId)
+{
+    if (!m_session || m_readingParentId == parentId)
+        return;
+    m_readingParentId = parentId;
+    QPointer<HistoryPanel> self(this);
+    // A display read like the pages (verified by the bridge); bound to the session.
+    QCoro::connect(m_services.canvas->revision(m_session->channel(), parentId), m_session.data(),
+                   [self, parentId](client::Result<std::optional<canvas::CanvasRevision>> read) {
+                       if (!self || self->m_readingParentId != parentId)
+                           return;
+                       self->m_readingParentId.clear();
+                       if (read && *read) {
+                           self->m_model->addParent(**read);
+                           self->showSelectedDiff();
+                       } else {
+                           self->m_diff->showMessage(
+                               read ? tr("The relay does not have the revision this one replaced "
+                                         "(yet), so its own change can't be shown.")
+                                    : read.error().shortText());
+                       }
+                   });
+}
+
+void HistoryPanel::showSelectedBlame()
+{
+    if (m_details->currentWidget() != m_blame || !m_session)
+        return;
+    // The selected revision, or the current canvas when none is selected.
+    const canvas::CanvasRevision *selected = selectedRevision();
+    const auto &head = m_session->head();
+    if (!selected && !head) {
+        m_blame->clear();
+        m_blamedId.clear();
+        return;
+    }
+    const canvas::CanvasRevision target = selected ? *selected : *head;
+    if (target.hasId(m_blamedId))
+        return;
+    m_blamedId = target.eventId.toLower();
+    const quint64 request = ++m_blameRequest;
+    const bool yours = m_services.profiles && target.author == m_services.profiles->selfPubkey();
+    const QString when = UiFormat::revisionTime(target.createdAt);
+    const QString of = yours
+        ? tr("your revision from %1").arg(when)
+        : tr("%1's revision from %2")
+              .arg(UiFormat::personName(m_services.profiles, target.author), when);
+    m_blame->showLoading();
+    QPointer<HistoryPanel> self(this);
+    QCoro::connect(m_blameService->blame(target), m_session.data(),
+                   [self, request, of](client::Result<canvas::Blame> blame) {
+                       if (!self || self->m_blameRequest != request)
+                           return;
+                       if (blame) {
+                           self->m_blame->showBlame(*blame, of);
+                       } else {
+                           self->m_blamedId.clear(); // another try reads it again
+                           self->m_blame->showMessage(blame.error().shortText(), true);
+                       }
+                   });
 }
 
 void HistoryPanel::updateButtons()

@@ -9,21 +9,29 @@
 
 #include <optional>
 
+class QCheckBox;
 class QLabel;
 class QListView;
 class QPushButton;
 class QSplitter;
+class QTabWidget;
+
+namespace buzz::canvas {
+class BlameService;
+}
 
 namespace buzz::ui {
 
+class BlameView;
 class DiffView;
 class HistoryModel;
 class NoticeBanner;
 
-// The History dock: revisions newest first with author, time and a "Current" badge; "Load older"
-// pages with the relay's keyset cursor; the selected revision's diff against the current canvas;
-// "Restore this revision" behind a confirmation that freezes the head (docs/buzz-protocol.md
-// §Restore, §Upstream desktop behaviour).
+// The History dock: revisions newest first with author, time, a "Current" badge and the label of
+// a restore or merge; "Load older" pages with the relay's keyset cursor; for the selected
+// revision its own change (against the revision it replaced, or with a toggle against the
+// current canvas) and its blame; "Restore this revision" behind a confirmation that freezes the
+// head (docs/buzz-protocol.md §Restore, §Upstream desktop behaviour).
 // It displays the open canvas's session: the current head, the restore in flight and its outcome
 // (with Retry when it is unknown) are the session's; the panel keeps only the listed pages.
 class HistoryPanel : public QWidget
@@ -42,6 +50,8 @@ public:
     void setPageSize(int pageSize) { m_pageSize = pageSize; }
 
     HistoryModel *model() const { return m_model; }
+    BlameView *blameView() const { return m_blame; }
+    canvas::BlameService *blameService() const { return m_blameService; }
     bool isRestoring() const;
 
 signals:
@@ -55,6 +65,8 @@ private:
     void divideSplitOnce();
     void onSelectionChanged();
     void showSelectedDiff();
+    void readParent(const QString &parentId); // a tagged parent no loaded page lists
+    void showSelectedBlame();
     void askRestore();
     void onSessionState();
     void onSettled(const canvas::CanvasSession::Settled &settled);
@@ -70,6 +82,13 @@ private:
     QListView *m_list;
     QPushButton *m_loadOlder;
     DiffView *m_diff;
+    QCheckBox *m_compareCurrent;
+    BlameView *m_blame;
+    QTabWidget *m_details;
+    canvas::BlameService *m_blameService;
+    quint64 m_blameRequest = 0; // the answer for an older selection is dropped
+    QString m_blamedId; // the revision the blame view shows (or is reading)
+    QString m_readingParentId; // the parent being read by id
     QPushButton *m_restore;
     NoticeBanner *m_notice;
     QSplitter *m_splitter = nullptr;

@@ -90,14 +90,14 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(saveState->text(), QStringLiteral("Saved"), 10000);
         QCOMPARE(accessibleName(saveState), QStringLiteral("Saved"));
 
-        // The diff summary of the selected revision.
+        // The diff summary of the selected revision (the first: its own change added everything).
         window->historyDock()->show();
         auto *model = window->historyPanel()->model();
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 10000);
         auto *list = window->findChild<QListView *>(QStringLiteral("historyList"));
         list->setCurrentIndex(model->index(2));
         auto *summary = window->findChild<QLabel *>(QStringLiteral("diffSummaryLabel"));
-        QVERIFY2(summary->text().startsWith(QStringLiteral("+2 −3 lines")),
+        QVERIFY2(summary->text().startsWith(QStringLiteral("+2 lines: the canvas's first")),
                  qPrintable(summary->text()));
         QCOMPARE(accessibleName(summary), summary->text());
         QCOMPARE(accessible(summary)->text(QAccessible::Description),

@@ -96,6 +96,7 @@ private slots:
         QTest::keyClick(editor(pair.alice), Qt::Key_S, Qt::ControlModifier);
         QVERIFY(UiTestHarness::waitSaved(alicePane));
         const QString aliceRevision = alicePane->head()->eventId;
+        const QString aliceKey = alicePane->head()->author;
 
         // Bob sees the live banner while editing, then saves: the relay's CAS says conflict.
         auto *banner =
@@ -126,6 +127,11 @@ private slots:
         QVERIFY(head && head.value());
         QCOMPARE(head.value()->content, QStringLiteral("ALPHA\nbeta\nGAMMA\n"));
         QCOMPARE(head.value()->expectedRevision.value_or(QString()), aliceRevision);
+        // ... and says it is a merge with Alice's revision, which History shows.
+        QVERIFY(head.value()->label);
+        QCOMPARE(head.value()->label->kind, canvas::RevisionLabel::Kind::Merge);
+        QCOMPARE(head.value()->label->revisionId, aliceRevision);
+        QCOMPARE(head.value()->label->author, aliceKey);
         // Alice, not editing, follows silently.
         QTRY_VERIFY_WITH_TIMEOUT(alicePane->head()
                                      && alicePane->head()->content

@@ -10,8 +10,10 @@
 #include "ui/MainWindow.h"
 #include "ui/NoticeBanner.h"
 #include "ui/RestoreDialog.h"
+#include "ui/UiFormat.h"
 #include "ui/models/HistoryModel.h"
 
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QListView>
@@ -86,14 +88,20 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 2, 10000);
 
         auto *diff = window->findChild<ui::DiffView *>(QStringLiteral("historyDiffView"));
+        // Compared with the current canvas (the toggle; by default a revision shows its own
+        // change).
+        window->findChild<QCheckBox *>(QStringLiteral("historyCompareCurrentCheck"))
+            ->setChecked(true);
         QVERIFY(selectRow(window, 0));
         QCOMPARE(diff->summary(), QStringLiteral("Identical to the current canvas."));
         auto *restore = window->findChild<QPushButton *>(QStringLiteral("restoreButton"));
         QVERIFY(!restore->isEnabled()); // the current revision
 
         QVERIFY(selectRow(window, 1));
-        QVERIFY(diff->summary().startsWith(QStringLiteral("+1 −2 lines")));
-        QCOMPARE(diff->diffText(), QStringLiteral("  intro\n− new idea\n− more\n+ old idea"));
+        // From the revision to the current canvas: what changed since.
+        QVERIFY(diff->summary().startsWith(QStringLiteral("+2 −1 lines")));
+        QCOMPARE(diff->diffText(), QStringLiteral("  intro\n− old idea\n+ new idea\n+ more"));
+        const qint64 restoredFrom = model->revisionAt(1)->createdAt;
         QVERIFY(restore->isEnabled());
         QCOMPARE(restore->text(), QStringLiteral("Restore this revision"));
 
@@ -127,6 +135,12 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 10000);
         QVERIFY(model->data(model->index(0), ui::HistoryModel::IsCurrentRole).toBool());
         QCOMPARE(model->revisionAt(0)->content, QStringLiteral("intro\nold idea\n"));
+        // Labelled as what it is (the tag on the saved event, read back with the page).
+        const QString label =
+            QStringLiteral("Restored from %1 by You").arg(ui::UiFormat::revisionTime(restoredFrom));
+        QCOMPARE(model->data(model->index(0), ui::HistoryModel::LabelRole).toString(), label);
+        QVERIFY(model->data(model->index(0), Qt::AccessibleTextRole).toString().contains(label));
+        QCOMPARE(model->data(model->index(1), ui::HistoryModel::LabelRole).toString(), QString());
     }
 
     void restoreAgainstAMovedHeadIsAConflict()

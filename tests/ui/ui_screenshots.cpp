@@ -1,6 +1,7 @@
 // Renders the README screenshots from the real widgets (QWidget::grab, offscreen or under Xvfb):
 //   ui_screenshots <output dir>  →  main-window.png, history-diff.png, search-results.png,
 //                                   conflict-dialog.png, typed-while-saving.png,
+//                                   history-blame.png,
 //                                   main-window-de.png (German UI), main-window-dark.png (dark
 //                                   palette), relay-offline.png
 // Not a test: run it by hand when the UI changes.
@@ -12,11 +13,13 @@
 #include "canvas/CanvasSession.h"
 #include "canvas/ChannelService.h"
 #include "canvas/ProfileCache.h"
+#include "ui/BlameView.h"
 #include "ui/CanvasPane.h"
 #include "ui/ConflictDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/SearchPanel.h"
+#include "ui/models/BlameModel.h"
 #include "ui/models/HistoryModel.h"
 
 #include <QApplication>
@@ -30,6 +33,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <QTest>
 
 using namespace buzz;
@@ -174,7 +178,7 @@ int main(int argc, char *argv[])
     if (!QTest::qWaitFor([model] { return model->rowCount() == 3; }, 10000))
         qWarning("ui_screenshots: History did not list three revisions in 10 s");
     auto *list = window->findChild<QListView *>(QStringLiteral("historyList"));
-    list->setCurrentIndex(model->index(2));
+    list->setCurrentIndex(model->index(1)); // its own change: what the second revision did
     QTest::qWait(300);
     save(window, QDir(out).filePath(QStringLiteral("history-diff.png")));
     window->historyDock()->hide();
@@ -225,6 +229,21 @@ int main(int argc, char *argv[])
         return 1;
     QTest::qWait(300);
     save(window, QDir(out).filePath(QStringLiteral("typed-while-saving.png")));
+
+    // Blame: who last changed each line of the current canvas (Maya's and Jonas's lines).
+    window->historyDock()->show();
+    auto *details = window->findChild<QTabWidget *>(QStringLiteral("historyDetailTabs"));
+    auto *blame = window->findChild<ui::BlameView *>(QStringLiteral("historyBlameView"));
+    list->clearSelection();
+    list->setCurrentIndex({});
+    details->setCurrentWidget(blame);
+    if (!QTest::qWaitFor([blame] { return blame->model()->rowCount() > 0; }, 10000))
+        qWarning("ui_screenshots: the blame did not arrive in 10 s");
+    window->resizeDocks({window->historyDock()}, {760}, Qt::Horizontal);
+    QTest::qWait(300);
+    save(window, QDir(out).filePath(QStringLiteral("history-blame.png")));
+    details->setCurrentIndex(0);
+    window->historyDock()->hide();
 
     // The German UI (LANGUAGE=de) in Maya's window, and a dark palette in Jonas's.
     desktop::Translations::install(QLocale(QLocale::German, QLocale::Germany));

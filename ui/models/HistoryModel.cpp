@@ -2,6 +2,7 @@
 
 #include "canvas/CanvasSession.h"
 #include "canvas/ProfileCache.h"
+#include "canvas/RevisionLineage.h"
 #include "ui/RelativeTimeTicker.h"
 #include "ui/UiFormat.h"
 
@@ -28,24 +29,25 @@ void HistoryModel::onTick()
                          {TimeRole, Qt::AccessibleTextRole});
 }
 
-const canvas::CanvasRevision *HistoryModel::predecessor(int row, bool *first) const
+const canvas::CanvasRevision *HistoryModel::predecessor(int row, bool *first, bool *final) const
 {
     *first = false;
+    *final = false;
     const canvas::CanvasRevision *revision = revisionAt(row);
     if (!revision)
         return nullptr;
-    if (revision->expectedRevision == QLatin1String(canvas::kExpectedNone)) {
+    using Kind = canvas::RevisionLineage::Parent::Kind;
+    const auto parent = canvas::RevisionLineage::parentOf(m_revisions, *revision, hasMore());
+    *final = parent.byTag;
+    if (parent.kind == Kind::First) {
         *first = true;
+        *final = true;
         return nullptr;
     }
-    if (revision->expectedRevision) {
-        if (const auto *parent = revisionAt(rowOf(*revision->expectedRevision)))
-            return parent;
-    }
-    if (const auto *older = revisionAt(row + 1))
-        return older;
-    *first = !hasMore(); // the oldest revision there is
-    return nullptr;
+    if (parent.kind == Kind::Listed)
+        return revisionAt(parent.row);
+    const auto read = m_parentsById.constFind(parent.id);
+    return parent.id.isEmpty() || read == m_parentsById.constEnd() ? nullptr : &*read;
 }
 
 std::optional<canvas::Merge3::LineChange> HistoryModel::changeAt(int row) const
@@ -57,17 +59,44 @@ std::optional<canvas::Merge3::LineChange> HistoryModel::changeAt(int row) const
     if (auto it = m_changes.constFind(key); it != m_changes.constEnd())
         return *it;
     bool first = false;
-    const canvas::CanvasRevision *before = predecessor(row, &first);
+    bool final = false;
+    const canvas::CanvasRevision *before = predecessor(row, &first, &final);
     if (!before && !first)
-        return std::nullopt; // its predecessor is on a page not loaded yet
+        return std::nullopt; // its predecessor is on a page not loaded yet, or not read by id
     const auto change =
         canvas::Merge3::lineChange(before ? before->content : QString(), revision->content);
     // Only a parent found by its id is final: "the next older row" may change as pages and the
     // session's own revisions arrive.
-    if (first
-        || (before && revision->expectedRevision && before->hasId(*revision->expectedRevision)))
+    if (final)
         m_changes.insert(key, change);
     return change;
+}
+
+std::optional<canvas::CanvasRevision> HistoryModel::parentOf(int row,
+                                                             std::optional<QString> *unreadId) const
+{
+    unreadId->reset();
+    bool first = false;
+    bool final = false;
+    if (const canvas::CanvasRevision *before = predecessor(row, &first, &final))
+        return *before;
+    const canvas::CanvasRevision *revision = revisionAt(row);
+    if (!first && revision) {
+        const auto parent = canvas::RevisionLineage::parentOf(m_revisions, *revision, hasMore());
+        *unreadId = parent.id; // empty: the previous revision is on a page not loaded yet
+    }
+    return std::nullopt;
+}
+
+void HistoryModel::addParent(const canvas::CanvasRevision &parent)
+{
+    m_parentsById.insert(parent.eventId.toLower(), parent);
+    for (int row = 0; row < rowCount(); ++row) {
+        const auto &tag = m_revisions[std::size_t(row)].expectedRevision;
+        if (tag && parent.hasId(*tag))
+            emit dataChanged(index(row), index(row),
+                             {ChangeSummaryRole, AddedLinesRole, RemovedLinesRole});
+    }
 }
 
 void HistoryModel::setSession(canvas::CanvasSession *session)
@@ -136,6 +165,7 @@ void HistoryModel::clear()
     beginResetModel();
     m_revisions.clear();
     m_nextCursor.reset();
+    m_parentsById.clear();
     endResetModel();
 }
 
@@ -219,7 +249,9 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         const QString text =
             tr("%1, %2").arg(author(), UiFormat::revisionTime(revision->createdAt));
         const QString change = data(index, ChangeSummaryRole).toString();
-        const QString withChange = change.isEmpty() ? text : tr("%1, %2").arg(text, change);
+        QString withChange = change.isEmpty() ? text : tr("%1, %2").arg(text, change);
+        if (const QString label = labelText(*revision); !label.isEmpty())
+            withChange = tr("%1, %2").arg(withChange, label);
         return current ? tr("%1, current").arg(withChange) : withChange;
     }
     case Qt::ToolTipRole:
@@ -239,6 +271,8 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
             return -1;
         return role == AddedLinesRole ? change->added : change->removed;
     }
+    case LabelRole:
+        return labelText(*revision);
     case EventIdRole:
         return revision->eventId;
     case AuthorPubkeyRole:
@@ -254,6 +288,18 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     }
 }
 
+QString HistoryModel::labelText(const canvas::CanvasRevision &revision) const
+{
+    if (!revision.label)
+        return {};
+    const canvas::RevisionLabel &label = *revision.label;
+    if (label.kind == canvas::RevisionLabel::Kind::Restore)
+        return tr("Restored from %1 by %2")
+            .arg(UiFormat::revisionTime(label.createdAt),
+                 UiFormat::personName(m_profiles, revision.author));
+    return tr("Merged with %1's change").arg(UiFormat::personName(m_profiles, label.author));
+}
+
 void HistoryModel::onProfilesUpdated(const QStringList &pubkeys)
 {
     if (m_revisions.empty())
@@ -262,8 +308,11 @@ void HistoryModel::onProfilesUpdated(const QStringList &pubkeys)
     // The user's own name changed: whose name could pass for it changed with it (UiFormat).
     const bool selfUpdated = m_profiles && updated.contains(m_profiles->selfPubkey());
     for (std::size_t i = 0; i < m_revisions.size(); ++i) {
-        if (selfUpdated || updated.contains(m_revisions[i].author))
-            emit dataChanged(index(int(i)), index(int(i)), {Qt::DisplayRole, AuthorRole});
+        const auto &label = m_revisions[i].label;
+        if (selfUpdated || updated.contains(m_revisions[i].author)
+            || (label && updated.contains(label->author)))
+            emit dataChanged(index(int(i)), index(int(i)),
+                             {Qt::DisplayRole, AuthorRole, LabelRole});
     }
 }
 

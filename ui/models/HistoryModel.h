@@ -36,6 +36,7 @@ public:
         ChangeSummaryRole, // "+3 −1" against the revision it replaced; empty while unknown
         AddedLinesRole, // int, -1 while unknown
         RemovedLinesRole, // int, -1 while unknown
+        LabelRole, // "Restored from 14:02 by Alice", "Merged with Bob's change"; empty: a save
     };
 
     explicit HistoryModel(canvas::ProfileCache *profiles, QObject *parent = nullptr);
@@ -53,6 +54,12 @@ public:
     QString currentHeadId() const;
 
     const canvas::CanvasRevision *revisionAt(int row) const;
+    // The revision `row` replaced (RevisionLineage), when it is listed or was read by id. Else
+    // nullopt, and `unreadId` is the tagged parent's id to read (addParent), or an empty string
+    // when it is the previous revision of a page not loaded yet; nullopt for a first revision.
+    std::optional<canvas::CanvasRevision> parentOf(int row, std::optional<QString> *unreadId) const;
+    // A parent read by id that no listed page has (it may be older than every page loaded).
+    void addParent(const canvas::CanvasRevision &parent);
     int rowOf(const QString &eventId) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -61,9 +68,11 @@ public:
 private:
     void onProfilesUpdated(const QStringList &pubkeys);
     void onTick(); // relative times move on
-    // The revision `row` replaced: its expected-revision parent when listed, else the next older
-    // row. nullptr with *first = true for the channel's first revision.
-    const canvas::CanvasRevision *predecessor(int row, bool *first) const;
+    // The revision `row` replaced: its expected-revision parent when listed (or read by id), else
+    // for an untagged row the next older one. nullptr with *first = true for the channel's first
+    // revision; *final when found by the revision's own tag (rows loaded later cannot change it).
+    const canvas::CanvasRevision *predecessor(int row, bool *first, bool *final) const;
+    QString labelText(const canvas::CanvasRevision &revision) const;
     std::optional<canvas::Merge3::LineChange> changeAt(int row) const;
     void onHeadChanged();
     // Inserts the session's head and confirmed revisions the pages lack, in the relay's order.
@@ -78,6 +87,7 @@ private:
     // Line changes by event id, computed when a row is first painted (a diff per visible row, not
     // per listed one); revisions never change, so entries stay valid.
     mutable QHash<QString, canvas::Merge3::LineChange> m_changes;
+    QHash<QString, canvas::CanvasRevision> m_parentsById; // lower-case id → revision
     QString m_shownHeadId; // the row last painted "Current" (to repaint it when the head moves)
 };
 

@@ -2,7 +2,7 @@
 """Drives buzz-canvas from outside through AT-SPI only, as QA scripts and screen readers do.
 
 Finds the app, edits the canvas, saves, reads the canvas text and the save state, selects a revision
-in History and restores it. Run by run_atspi_check.sh (Xvfb + a private D-Bus session with the AT-SPI
+in History, restores it and reads its blame. Run by run_atspi_check.sh (Xvfb + a private D-Bus session with the AT-SPI
 bus). Every wait polls AT-SPI state against a deadline, so a loaded machine only makes it slower.
 
 usage: atspi_check.py BUZZ_CANVAS_BINARY
@@ -210,6 +210,24 @@ def run(binary):
         wait_for("the canvas to show the first version again",
                  lambda: "First version" in text_of(canvas))
         print("restored through AT-SPI:", repr(text_of(canvas)))
+
+        # Blame: who last changed each line of the selected revision, a table a screen reader
+        # walks cell by cell (line, who, when, text).
+        tabs = wait_for("the revision details", lambda: find(
+            window, lambda n: n.name == "Revision details"))
+        blame_tab = wait_for("the Blame tab", lambda: find(
+            tabs, lambda n: n.getRole() == pyatspi.ROLE_PAGE_TAB
+            and n.name.replace("&", "") == "Blame"))
+        press(blame_tab)
+        blame = wait_for("the blame table", lambda: find(
+            window, named(pyatspi.ROLE_TABLE, "Who last changed each line")))
+        cells = blame.queryTable()
+        wait_for("a row per line", lambda: cells.nRows == 3)
+        first = wait_for("the first line's cells", lambda: [
+            cells.getAccessibleAt(0, column).name for column in range(4)])
+        if first[1] != "You" or first[3] != "# First version":
+            raise CheckFailed("the blame's first row reads %r" % first)
+        print("blame read through AT-SPI:", first)
         print("AT-SPI check passed")
         return 0
     except CheckFailed:
