@@ -174,6 +174,82 @@
     </message>
 </context>
 <context>
+    <name>buzz::ui::BlameModel</name>
+    <message>
+        <source>%1 or earlier</source>
+        <translation>%1 oder früher</translation>
+    </message>
+    <message>
+        <source>Line %1: last changed by %2, %3
+Revision %4</source>
+        <translation>Zeile %1: zuletzt geändert von %2, %3
+Revision %4</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>Wer</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Text</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::BlameView</name>
+    <message>
+        <source>&amp;Try again</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Blame</source>
+        <translation>Zeilenherkunft</translation>
+    </message>
+    <message>
+        <source>Blame status</source>
+        <translation>Status der Zeilenherkunft</translation>
+    </message>
+    <message>
+        <source>Who last changed each line</source>
+        <translation>Wer jede Zeile zuletzt geändert hat</translation>
+    </message>
+    <message>
+        <source>Try the blame again</source>
+        <translation>Zeilenherkunft erneut ermitteln</translation>
+    </message>
+    <message>
+        <source>Select a revision to see who last changed each of its lines.</source>
+        <translation>Wählen Sie eine Revision, um zu sehen, wer jede ihrer Zeilen zuletzt geändert hat.</translation>
+    </message>
+    <message>
+        <source>Reading history to find who changed each line…</source>
+        <translation>Verlauf wird gelesen, um zu ermitteln, wer jede Zeile geändert hat…</translation>
+    </message>
+    <message>
+        <source>This revision is empty.</source>
+        <translation>Diese Revision ist leer.</translation>
+    </message>
+    <message>
+        <source>Who last changed the one line of %1.</source>
+        <translation>Wer die einzige Zeile von %1 zuletzt geändert hat.</translation>
+    </message>
+    <message>
+        <source>Who last changed each of the %1 lines of %2.</source>
+        <translation>Wer jede der %1 Zeilen von %2 zuletzt geändert hat.</translation>
+    </message>
+    <message>
+        <source>Older history could not be read: lines marked &quot;or earlier&quot; may be older.</source>
+        <translation>Der ältere Verlauf konnte nicht gelesen werden: Mit „oder früher“ markierte Zeilen können älter sein.</translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::CanvasDisplay</name>
     <message>
         <source>Canvas</source>
@@ -919,6 +995,54 @@ Revision %3</translation>
         <source>Replace the result you edited by hand? Your edit of the result is lost.</source>
         <translation>Das von Hand bearbeitete Ergebnis ersetzen? Ihre Bearbeitung des Ergebnisses geht verloren.</translation>
     </message>
+    <message>
+        <source>The common base of this part</source>
+        <translation>Die gemeinsame Basis dieses Teils</translation>
+    </message>
+    <message>
+        <source>(nothing: both of you added text here)</source>
+        <translation>(nichts: Sie beide haben hier Text hinzugefügt)</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>Basis</translation>
+    </message>
+    <message>
+        <source>This part as it was before either of you changed it</source>
+        <translation>Dieser Teil, bevor einer von Ihnen ihn geändert hat</translation>
+    </message>
+    <message>
+        <source>Changes in the merge and whose they are</source>
+        <translation>Änderungen in der Zusammenführung und von wem sie sind</translation>
+    </message>
+    <message>
+        <source>your change</source>
+        <translation>Ihre Änderung</translation>
+    </message>
+    <message>
+        <source>%1&apos;s change</source>
+        <translation>Änderung von %1</translation>
+    </message>
+    <message>
+        <source>made by both of you</source>
+        <translation>von Ihnen beiden vorgenommen</translation>
+    </message>
+    <message>
+        <source>Removed before line %1</source>
+        <translation>Entfernt vor Zeile %1</translation>
+    </message>
+    <message>
+        <source>Line %1</source>
+        <translation>Zeile %1</translation>
+    </message>
+    <message>
+        <source>Lines %1–%2</source>
+        <translation>Zeilen %1–%2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::ConnectionStatus</name>
@@ -1127,10 +1251,6 @@ Revision %3</translation>
         <translation>Unterschied zur aktuellen Canvas</translation>
     </message>
     <message>
-        <source>Select a revision to compare it with the current canvas.</source>
-        <translation>Wählen Sie eine Revision, um sie mit der aktuellen Canvas zu vergleichen.</translation>
-    </message>
-    <message>
         <source>Identical to the current canvas.</source>
         <translation>Identisch mit der aktuellen Canvas.</translation>
     </message>
@@ -1139,8 +1259,32 @@ Revision %3</translation>
         <translation>Nur Zeilenenden oder der abschließende Zeilenumbruch unterscheiden sich von der aktuellen Canvas.</translation>
     </message>
     <message>
-        <source>+%1 −%2 lines compared with the current canvas (+ only in this revision, − only in the current canvas)</source>
-        <translation>+%1 −%2 Zeilen gegenüber der aktuellen Canvas (+ nur in dieser Revision, − nur in der aktuellen Canvas)</translation>
+        <source>Select a revision to see what it changed.</source>
+        <translation>Wählen Sie eine Revision, um zu sehen, was sie geändert hat.</translation>
+    </message>
+    <message>
+        <source>Change made by this revision</source>
+        <translation>Änderung durch diese Revision</translation>
+    </message>
+    <message>
+        <source>This revision left the text as it was.</source>
+        <translation>Diese Revision hat den Text nicht verändert.</translation>
+    </message>
+    <message>
+        <source>+%1 lines: the canvas&apos;s first revision</source>
+        <translation>+%1 Zeilen: die erste Revision der Canvas</translation>
+    </message>
+    <message>
+        <source>This revision changed only line endings or the final newline.</source>
+        <translation>Diese Revision hat nur Zeilenenden oder den abschließenden Zeilenumbruch geändert.</translation>
+    </message>
+    <message>
+        <source>+%1 −%2 lines in this revision (+ added, − removed, against the revision it replaced)</source>
+        <translation>+%1 −%2 Zeilen in dieser Revision (+ hinzugefügt, − entfernt, gegenüber der Revision, die sie ersetzt hat)</translation>
+    </message>
+    <message>
+        <source>+%1 −%2 lines from this revision to the current canvas (+ added since, − removed since)</source>
+        <translation>+%1 −%2 Zeilen von dieser Revision bis zur aktuellen Canvas (+ seitdem hinzugefügt, − seitdem entfernt)</translation>
     </message>
 </context>
 <context>
@@ -1223,6 +1367,10 @@ Revision %3</translation>
         <source>Current</source>
         <translation>Aktuell</translation>
     </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::HistoryModel</name>
@@ -1245,6 +1393,14 @@ Revision %3</translation>
     <message>
         <source>+%1 −%2</source>
         <translation>+%1 −%2</translation>
+    </message>
+    <message>
+        <source>Restored from %1 by %2</source>
+        <translation>Stand vom %1 wiederhergestellt von %2</translation>
+    </message>
+    <message>
+        <source>Merged with %1&apos;s change</source>
+        <translation>Zusammengeführt mit der Änderung von %1</translation>
     </message>
 </context>
 <context>
@@ -1308,6 +1464,50 @@ Revision %3</translation>
     <message>
         <source>The relay sent the same revisions again instead of older ones, so older history can&apos;t be loaded from it.</source>
         <translation>Das Relay hat statt älterer Revisionen dieselben erneut gesendet; ältere Revisionen lassen sich von ihm nicht laden.</translation>
+    </message>
+    <message>
+        <source>Compare with the &amp;current canvas</source>
+        <translation>Mit der &amp;aktuellen Canvas vergleichen</translation>
+    </message>
+    <message>
+        <source>Compare with the current canvas</source>
+        <translation>Mit der aktuellen Canvas vergleichen</translation>
+    </message>
+    <message>
+        <source>Show what changed from this revision to the current canvas instead of the change this revision made</source>
+        <translation>Zeigt, was sich von dieser Revision bis zur aktuellen Canvas geändert hat, statt der Änderung dieser Revision</translation>
+    </message>
+    <message>
+        <source>Revision details</source>
+        <translation>Revisionsdetails</translation>
+    </message>
+    <message>
+        <source>C&amp;hange</source>
+        <translation>&amp;Änderung</translation>
+    </message>
+    <message>
+        <source>&amp;Blame</source>
+        <translation>&amp;Herkunft</translation>
+    </message>
+    <message>
+        <source>The revision this one replaced is on an older page: load older revisions to see its change.</source>
+        <translation>Die Revision, die diese ersetzt hat, steht auf einer älteren Seite: Laden Sie ältere Revisionen, um ihre Änderung zu sehen.</translation>
+    </message>
+    <message>
+        <source>Reading the revision this one replaced…</source>
+        <translation>Die ersetzte Revision wird gelesen…</translation>
+    </message>
+    <message>
+        <source>The relay does not have the revision this one replaced (yet), so its own change can&apos;t be shown.</source>
+        <translation>Das Relay hat die von dieser ersetzte Revision (noch) nicht, daher kann ihre Änderung nicht angezeigt werden.</translation>
+    </message>
+    <message>
+        <source>your revision from %1</source>
+        <translation>Ihre Revision vom %1</translation>
+    </message>
+    <message>
+        <source>%1&apos;s revision from %2</source>
+        <translation>Revision von %1 vom %2</translation>
     </message>
 </context>
 <context>
