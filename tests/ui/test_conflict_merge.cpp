@@ -9,9 +9,13 @@
 #include "canvas/ProfileCache.h"
 #include "ui/CanvasPane.h"
 #include "ui/ConflictDialog.h"
+#include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/NoticeBanner.h"
+#include "ui/UiFormat.h"
+#include "ui/models/HistoryModel.h"
 
+#include <QDockWidget>
 #include <QGroupBox>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -132,6 +136,12 @@ private slots:
         QCOMPARE(head.value()->label->kind, canvas::RevisionLabel::Kind::Merge);
         QCOMPARE(head.value()->label->revisionId, aliceRevision);
         QCOMPARE(head.value()->label->author, aliceKey);
+        pair.bob->window()->historyDock()->show();
+        auto *history = pair.bob->window()->historyPanel()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(history->rowCount() >= 3 && history->revisionAt(0)->label, 10000);
+        QCOMPARE(history->data(history->index(0), ui::HistoryModel::LabelRole).toString(),
+                 QStringLiteral("Merged with %1's change")
+                     .arg(ui::UiFormat::personName(pair.bob->services().profiles, aliceKey)));
         // Alice, not editing, follows silently.
         QTRY_VERIFY_WITH_TIMEOUT(alicePane->head()
                                      && alicePane->head()->content
