@@ -9,7 +9,7 @@ namespace buzz::canvas {
 
 namespace {
 
-std::optional<qint64> parseSeconds(const std::string &text)
+std::optional<qint64> labelTagSeconds(const std::string &text)
 {
     qint64 value = 0;
     const char *end = text.data() + text.size();
@@ -56,7 +56,7 @@ std::optional<RevisionLabel> RevisionLabel::fromEvent(const nostr::Event &event)
     for (const nostr::Tag &tag : event.tags) {
         if (tag.size() != 4 || (tag[0] != kRestoredFromTag && tag[0] != kMergedWithTag))
             continue;
-        const auto createdAt = parseSeconds(tag[2]);
+        const auto createdAt = labelTagSeconds(tag[2]);
         if (!nostr::isLowerHex(tag[1], 64) || !createdAt || !nostr::isLowerHex(tag[3], 64))
             continue;
         return of(tag[0] == kRestoredFromTag ? Kind::Restore : Kind::Merge,
