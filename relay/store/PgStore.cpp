@@ -391,14 +391,6 @@ void PgStore::runGroup(const std::vector<Member *> &members)
 
 bool PgStore::logFanout(const std::vector<Announcement> &announced)
 {
-    // Held to the COMMIT: the next writer of the database numbers its rows only after this
-    // group's are visible, so numbers follow commit order and a listener that read up to N has
-    // missed nothing below N (relay/README.md "Live fan-out across processes").
-    if (!m_writer
-             ->run("SELECT pg_advisory_xact_lock($1::int4, hashtext(current_schema()))",
-                   PgParams().int32(PgFanoutListener::kLockClass))
-             .ok())
-        return false;
     std::vector<std::string> communities, ids, channels, jsons;
     std::vector<std::int64_t> createdAt;
     for (const Announcement &announcement : announced) {
@@ -408,14 +400,19 @@ bool PgStore::logFanout(const std::vector<Announcement> &announced)
         channels.push_back(announcement.channel);
         jsons.push_back(announcement.json);
     }
+    // The lock is held to the COMMIT: the next writer of the database numbers its rows only
+    // after this group's are visible, so numbers follow commit order and a listener that read up
+    // to N has missed nothing below N (relay/README.md "Live fan-out across processes"). Taken
+    // first, in the same statement: a row reaches the INSERT only after `locked` gave its row.
     // The NOTIFY is delivered at COMMIT, to every listener, in commit order; it carries only
     // this process's token and the group's last number (a payload is limited to 8000 bytes).
     PgResult logged = m_writer->run(
-        "WITH logged AS (INSERT INTO fanout_log (origin, community, created_at, event_id, "
-        "channel, event_json) SELECT $1, u.c, u.t, u.i, NULLIF(u.h, ''), NULLIF(u.j, '') "
-        "FROM unnest($2::text[], $3::timestamptz[], $4::bytea[], $5::text[], $6::text[]) "
-        "WITH ORDINALITY AS u(c, t, i, h, j, n) ORDER BY u.n RETURNING seq) "
-        "SELECT max(seq), pg_notify($7, $1 || ' ' || max(seq)) FROM logged",
+        "WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($8::int4, "
+        "hashtext(current_schema()))), logged AS (INSERT INTO fanout_log (origin, community, "
+        "created_at, event_id, channel, event_json) SELECT $1, u.c, u.t, u.i, NULLIF(u.h, ''), "
+        "NULLIF(u.j, '') FROM locked, unnest($2::text[], $3::timestamptz[], $4::bytea[], "
+        "$5::text[], $6::text[]) WITH ORDINALITY AS u(c, t, i, h, j, n) ORDER BY u.n "
+        "RETURNING seq) SELECT max(seq), pg_notify($7, $1 || ' ' || max(seq)) FROM logged",
         PgParams()
             .text(m_fanoutOrigin)
             .textArray(communities)
@@ -423,7 +420,8 @@ bool PgStore::logFanout(const std::vector<Announcement> &announced)
             .bytesArray(ids)
             .textArray(channels)
             .textArray(jsons)
-            .text(m_fanoutChannel));
+            .text(m_fanoutChannel)
+            .int32(PgFanoutListener::kLockClass));
     if (!logged.ok() || logged.rows() == 0)
         return false;
     if (++m_fanoutGroups % kFanoutTrimEveryGroups == 0) {
