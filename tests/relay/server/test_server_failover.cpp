@@ -3,7 +3,9 @@
 // dies as in a crash (pg_ctl stop -m immediate), the standby is promoted. Every event acknowledged
 // before is there after, reads are served in between (by the standby, which applied every
 // acknowledged commit), writes in between are refused with the relay's internal-error wording,
-// never acknowledged, and writes resume within 10 s of the promotion.
+// never acknowledged, and writes resume within 10 s of the promotion. A second relay process on
+// the same pair gets the notes saved through the first live again once its fan-out listener
+// found the new primary (relay/README.md "Live fan-out across processes").
 //
 // A pair of its own (tests/support/pg-cluster.sh start --synchronous in a temporary directory,
 // other ports): the shared pair of the PostgreSQL suites must survive this test.
@@ -76,8 +78,8 @@ class TestServerFailover : public QObject
 
 private:
     QTemporaryDir m_state;
-    QProcess m_relay;
-    std::string m_url;
+    QProcess m_relay, m_other;
+    std::string m_url, m_otherUrl;
     TestIdentity m_alice;
 
     // Every note of Alice's a REQ's history returns (nullopt: no EOSE).
@@ -113,12 +115,18 @@ private slots:
             startRelayProcess(m_relay, {kRelayBinary}, {QStringLiteral("--database-url"), both});
         QVERIFY(port);
         m_url = "ws://127.0.0.1:" + std::to_string(port);
+        const quint16 otherPort =
+            startRelayProcess(m_other, {kRelayBinary}, {QStringLiteral("--database-url"), both});
+        QVERIFY(otherPort);
+        m_otherUrl = "ws://127.0.0.1:" + std::to_string(otherPort);
     }
 
     void cleanupTestCase()
     {
-        m_relay.terminate();
-        m_relay.waitForFinished(10000);
+        for (QProcess *relay : {&m_relay, &m_other}) {
+            relay->terminate();
+            relay->waitForFinished(10000);
+        }
         cluster({QStringLiteral("stop"), m_state.path()});
     }
 
@@ -127,6 +135,11 @@ private slots:
         const std::int64_t now = QDateTime::currentSecsSinceEpoch();
         WsTestClient ws(QUrl(QString::fromStdString(m_url)));
         QVERIFY(ws.connectAndAuthenticate(m_alice.key, m_url, now, kOkTimeoutMs));
+        TestIdentity bob;
+        WsTestClient other(QUrl(QString::fromStdString(m_otherUrl)));
+        QVERIFY(other.connectAndAuthenticate(bob.key, m_otherUrl, now, kOkTimeoutMs));
+        other.sendReq("live", {R"({"kinds":[1],"authors":[")" + m_alice.pubkey() + R"("]})"});
+        QVERIFY(other.eventsUntilEose("live", kOkTimeoutMs).has_value());
         std::set<std::string> acknowledged;
         for (int i = 0; i < kAcknowledgedBefore; ++i) {
             const auto note = m_alice.sign(1, now, {}, "before " + std::to_string(i));
@@ -153,6 +166,7 @@ private slots:
         sincePromotion.start();
         int attempts = 0;
         std::set<std::string> refusals;
+        std::string resumedWith;
         // A client trying again, a fresh note each time, until one is acknowledged.
         const auto written = [&] {
             const auto note = m_alice.sign(1, now, {}, "after " + std::to_string(++attempts));
@@ -162,6 +176,7 @@ private slots:
                 return false;
             }
             acknowledged.insert(note.id);
+            resumedWith = note.id;
             return true;
         };
         QTRY_VERIFY_WITH_TIMEOUT(written(), 3 * kResumeBoundMs);
@@ -170,6 +185,14 @@ private slots:
         QVERIFY(resumedAfterMs <= kResumeBoundMs);
         for (const std::string &refusal : refusals)
             QCOMPARE(refusal, std::string("error: internal server error"));
+        // The other process's listener reconnects to the new primary: live again.
+        const auto live = other.waitFor(
+            [&](const nlohmann::json &f) {
+                return f.is_array() && f.size() == 3 && f[0] == "EVENT" && f[1] == "live"
+                    && f[2]["id"] == resumedWith;
+            },
+            kOkTimeoutMs);
+        QVERIFY2(!live.is_null(), "the other process never delivered the first note after");
 
         const auto after = notesOnRelay(ws, "after");
         QVERIFY(after);
