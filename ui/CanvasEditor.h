@@ -23,8 +23,9 @@ class CanvasEditor : public QWidget
 {
     Q_OBJECT
 public:
-    // QTextDocument's Markdown import and layout grow faster than linearly (a 250 KiB canvas takes
-    // seconds): above this many characters the preview (and the canvas view) shows the source.
+    // The live preview re-imports the Markdown into the document it shows after every pause in
+    // typing, which grows faster than linearly (seconds for 250 KiB): above this many characters
+    // it shows the source. The canvas view has no such limit (CanvasDisplay::showContent).
     static constexpr int kRenderLimit = 48 * 1024;
 
     explicit CanvasEditor(QWidget *parent = nullptr);

@@ -112,11 +112,6 @@ bool CanvasOutline::jumpTo(CanvasPane *pane, int ordinal)
         jumpToLine(pane->editor()->editor(), all[ordinal].line);
         return true;
     }
-    auto *source = pane->findChild<QPlainTextEdit *>(QStringLiteral("canvasSourceView"));
-    if (source && source->isVisible()) {
-        jumpToLine(source, all[ordinal].line);
-        return true;
-    }
     auto *view = pane->findChild<QTextBrowser *>(QStringLiteral("canvasView"));
     if (!view || !view->isVisible())
         return false;

@@ -228,7 +228,6 @@ void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
     }
     m_channel = channel;
     m_offeredDraft.reset();
-    m_display->forgetRenderChoice(); // "Render anyway" was for the previous channel's canvas
     for (NoticeBanner *banner :
          {m_loadError, static_cast<NoticeBanner *>(m_saveNotice), m_liveChange, m_draftBanner,
           m_discardConfirm, m_reloadConfirm, m_draftDiscardConfirm})

@@ -1,7 +1,7 @@
 // Large canvases and Markdown rendering: the editor shows the size against the relay's 256 KiB cap
 // while typing, an oversized canvas is refused before anything is sent with a clear message and the
-// text kept, a canvas over 48 KB says why it shows as source (and renders on request), and
-// blockquotes, inline code and table headers look like Markdown readers expect.
+// text kept, a canvas up to the cap is rendered whole and the reader keeps their place when it
+// changes, and blockquotes, inline code and table headers look like Markdown readers expect.
 
 #include "UiTestHarness.h"
 
@@ -14,9 +14,11 @@
 #include "ui/MarkdownRenderer.h"
 #include "ui/NoticeBanner.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTest>
@@ -91,48 +93,85 @@ private slots:
         QCOMPARE(pane->head()->content, QStringLiteral("short again\n"));
     }
 
-    void largeCanvasSaysWhyItShowsSource()
+    // A canvas near the relay's 256 KiB cap: "## Section N" and a paragraph, N = 1, 2, ...
+    static QString sections(int kib)
     {
+        QString text;
+        for (int n = 1; text.size() < kib * 1024; ++n)
+            text += QStringLiteral("## Section %1\n\nSome *emphasis*, a [link](https://x.y) and "
+                                   "`code` in the words about part %1.\n\n")
+                        .arg(n);
+        return text;
+    }
+
+    void largeCanvasIsRenderedWhole()
+    {
+        // Up to the cap, a canvas shows rendered (it once showed as source above 48 KiB): every
+        // section is there, headings as headings, from the first to the last.
         UiTestHarness harness;
         auto *alice = harness.openSession(QStringLiteral("alice"));
         QVERIFY(alice);
         QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("manual")));
-        QString text;
-        while (text.size() <= ui::CanvasEditor::kRenderLimit)
-            text += QStringLiteral("## Section\n\nSome *emphasis* and a [link](https://x.y).\n\n");
+        const QString text = sections(200);
         QVERIFY(UiTestHarness::seedRevision(alice, text));
         auto *window = alice->window();
-        auto *notice = window->findChild<QLabel *>(QStringLiteral("canvasSourceNotice"));
-        QTRY_VERIFY_WITH_TIMEOUT(notice && notice->isVisible(), 10000);
-        QVERIFY2(notice->text().contains(QStringLiteral("shown as Markdown source")),
-                 qPrintable(notice->text()));
-        QVERIFY(notice->text().contains(QStringLiteral("48 KiB")));
-        auto *source = window->findChild<QPlainTextEdit *>(QStringLiteral("canvasSourceView"));
-        QCOMPARE(source->toPlainText(), text);
-        QTest::mouseClick(window->findChild<QPushButton *>(QStringLiteral("renderCanvasButton")),
-                          Qt::LeftButton);
         auto *view = window->findChild<QTextBrowser *>(QStringLiteral("canvasView"));
-        QTRY_VERIFY(view->isVisible());
-        QVERIFY(view->toPlainText().startsWith(QStringLiteral("Section")));
+        QTRY_VERIFY_WITH_TIMEOUT(view->isVisible() && !view->document()->isEmpty(), 10000);
+        QVERIFY(!window->findChild<QPlainTextEdit *>(QStringLiteral("canvasSourceView")));
+        const QTextDocument *document = view->document();
+        QCOMPARE(document->firstBlock().text(), QStringLiteral("Section 1"));
+        QCOMPARE(document->firstBlock().blockFormat().headingLevel(), 2);
+        const int last = int(text.count(QStringLiteral("## Section ")));
+        const QTextBlock lastHeading =
+            document->find(QStringLiteral("Section %1").arg(last)).block();
+        QVERIFY(lastHeading.isValid());
+        QCOMPARE(lastHeading.blockFormat().headingLevel(), 2);
+        QVERIFY(!document->toPlainText().contains(QStringLiteral("## ")));
     }
 
-    void renderAnywaySurvivesASave()
+    void readerKeepsTheirPlaceWhenTheCanvasChanges()
     {
         UiTestHarness harness;
         auto *alice = harness.openSession(QStringLiteral("alice"));
         QVERIFY(alice);
         QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("handbook")));
-        QString text;
-        while (text.size() <= ui::CanvasEditor::kRenderLimit)
-            text += QStringLiteral("## Part\n\nPlain words about the part.\n\n");
+        const QString text = sections(120);
         QVERIFY(UiTestHarness::seedRevision(alice, text));
         auto *window = alice->window();
-        auto *pane = window->canvasPane();
-        auto *render = window->findChild<QPushButton *>(QStringLiteral("renderCanvasButton"));
-        QTRY_VERIFY_WITH_TIMEOUT(render->isVisible(), 10000);
-        QTest::mouseClick(render, Qt::LeftButton);
         auto *view = window->findChild<QTextBrowser *>(QStringLiteral("canvasView"));
-        QTRY_VERIFY(view->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(view->isVisible() && !view->document()->isEmpty(), 10000);
+        const auto topBlockText = [view] {
+            return view->cursorForPosition(QPoint(0, 0)).block().text();
+        };
+        // The reader scrolls to section 300 ...
+        const QTextBlock target = view->document()->find(QStringLiteral("Section 300")).block();
+        QVERIFY(target.isValid());
+        view->verticalScrollBar()->setValue(
+            int(view->document()->documentLayout()->blockBoundingRect(target).top()));
+        QTRY_VERIFY(topBlockText().contains(QStringLiteral("part 300"))
+                    || topBlockText() == QStringLiteral("Section 300"));
+        // ... when someone changes the first section: the view still shows section 300.
+        QString changed = text;
+        changed.replace(QStringLiteral("about part 1.\n"), QStringLiteral("about part one.\n"));
+        QVERIFY(UiTestHarness::seedRevision(alice, changed));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            view->document()->toPlainText().contains(QStringLiteral("about part one.")), 10000);
+        const QString top = topBlockText();
+        QVERIFY2(top.contains(QStringLiteral("part 300")) || top == QStringLiteral("Section 300"),
+                 qPrintable(top));
+    }
+
+    void largeCanvasSaveKeepsTheEditorAndRenders()
+    {
+        UiTestHarness harness;
+        auto *alice = harness.openSession(QStringLiteral("alice"));
+        QVERIFY(alice);
+        QVERIFY(UiTestHarness::createChannel(alice, QStringLiteral("handbook")));
+        QVERIFY(UiTestHarness::seedRevision(alice, sections(64)));
+        auto *window = alice->window();
+        auto *pane = window->canvasPane();
+        auto *view = window->findChild<QTextBrowser *>(QStringLiteral("canvasView"));
+        QTRY_VERIFY_WITH_TIMEOUT(view->isVisible() && !view->document()->isEmpty(), 10000);
 
         // Edit at the end and save with Ctrl+S: the editor stays open where the caret was.
         pane->startEditing();
@@ -148,11 +187,10 @@ private slots:
         QVERIFY(editor->isVisible());
         QCOMPARE(editor->textCursor().position(), caret);
 
-        // Leaving the editor shows the canvas rendered, as the user asked, not the source again.
+        // Leaving the editor shows the canvas rendered, with the saved words.
         QTest::keyClick(editor, Qt::Key_Escape);
         QTRY_VERIFY(!pane->isEditing());
         QTRY_VERIFY(view->isVisible());
-        QVERIFY(!render->isVisible());
         QVERIFY(view->toPlainText().contains(QStringLiteral("Closing words.")));
     }
 
