@@ -1509,6 +1509,10 @@ Revision %3</translation>
         <source>%1&apos;s revision from %2</source>
         <translation>Revision von %1 vom %2</translation>
     </message>
+    <message>
+        <source>Change made by the selected revision</source>
+        <translation>Änderung durch die ausgewählte Revision</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::IdentityDialog</name>

@@ -88,6 +88,8 @@ HistoryPanel::HistoryPanel(const UiServices &services, QWidget *parent)
     topLayout->addWidget(m_list, 1);
     topLayout->addWidget(m_loadOlder);
     auto *change = new QWidget(m_details);
+    change->setObjectName(QStringLiteral("historyChangePage"));
+    change->setAccessibleName(tr("Change made by the selected revision"));
     auto *changeLayout = new QVBoxLayout(change);
     changeLayout->setContentsMargins(4, 4, 4, 4);
     changeLayout->addWidget(m_compareCurrent);
