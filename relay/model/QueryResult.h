@@ -28,6 +28,21 @@ struct QueryResult
     std::int64_t count = 0; // for count()
     std::string route = "writer"; // "writer" | "replica"
     std::string routeReason = "disabled";
+    // A replica's answer: its name ("replica-1") and how old the data it proved was, in ms
+    // (the time since the writer committed the heartbeat its snapshot replayed). -1: the writer.
+    std::string replica;
+    std::int64_t replicaDataAgeMs = -1;
+
+    // What the relay tells the client about the route (X-Buzz-Read-Route, and the EOSE of a
+    // subscription's history): "writer; reason=strong" or
+    // "replica; reason=fresh; replica=replica-1; age_ms=180" (relay/README.md "Read routing").
+    std::string routeDescription() const
+    {
+        std::string out = route + "; reason=" + routeReason;
+        if (!replica.empty())
+            out += "; replica=" + replica + "; age_ms=" + std::to_string(replicaDataAgeMs);
+        return out;
+    }
     // The events' share of the relay-wide outbound budget, held while they are (null: none).
     std::shared_ptr<OutboundBudget::Hold> hold;
 };

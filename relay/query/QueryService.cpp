@@ -180,6 +180,8 @@ QueryResult QueryService::runRouted(const std::vector<nostr::Filter> &filters,
         QueryResult result;
         result.route = lease.route();
         result.routeReason = lease.reason();
+        result.replica = lease.replica();
+        result.replicaDataAgeMs = lease.dataAgeMs();
         ReadAttempt attempt;
         if (!readAll(lease, result, attempt))
             return failure(QueryResult::Status::Internal, "internal server error");

@@ -3,6 +3,7 @@
 #include "relay/model/ReadRequest.h"
 #include "relay/store/ConnectionLease.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -41,6 +42,15 @@ public:
     const std::string &route() const { return m_route; }
     const std::string &reason() const { return m_reason; }
     Refusal refusal() const { return m_refusal; }
+    // A replica lease: which replica serves and how old the data it proves is (now minus the
+    // writer commit time of the heartbeat its snapshot replayed). Empty / -1 on the writer.
+    void setReplica(std::string name, std::int64_t dataAgeMs)
+    {
+        m_replica = std::move(name);
+        m_dataAgeMs = dataAgeMs;
+    }
+    const std::string &replica() const { return m_replica; }
+    std::int64_t dataAgeMs() const { return m_dataAgeMs; }
 
     // Writer leases accept everything; a replica lease may ask for a writer re-run.
     void setSettle(std::function<ReadSettlement(const ReadAttempt &)> settle)
@@ -57,6 +67,8 @@ private:
     std::string m_route;
     std::string m_reason;
     Refusal m_refusal = Refusal::None;
+    std::string m_replica;
+    std::int64_t m_dataAgeMs = -1;
     std::function<ReadSettlement(const ReadAttempt &)> m_settle;
 };
 

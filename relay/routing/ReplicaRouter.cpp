@@ -227,6 +227,10 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
                         : store::ConnectionLease(ticket->reader->sqlite(), release),
                     "replica", std::string(toLabel(ticket->decision.reason)));
     lease.setSettle([ticket](const ReadAttempt &attempt) { return settle(*ticket, attempt); });
+    // Told to the client (X-Buzz-Read-Route, the EOSE's extension) so QA sees which replica
+    // answered and how far behind the writer its snapshot may be (relay/README.md "Read routing").
+    lease.setReplica(replica.name(),
+                     std::max<std::int64_t>(0, nowMs - snapshotProof.entryCommittedAtMs));
     return lease;
 }
 

@@ -42,9 +42,8 @@ std::string filterErrorMessage(const std::string &error)
 
 HttpReply withRouteHeader(HttpReply reply, const QueryResult &result)
 {
-    reply.headers.emplace_back(
-        "X-Buzz-Read-Route",
-        QByteArray::fromStdString(result.route + "; reason=" + result.routeReason));
+    reply.headers.emplace_back("X-Buzz-Read-Route",
+                               QByteArray::fromStdString(result.routeDescription()));
     return reply;
 }
 

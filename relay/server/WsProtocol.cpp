@@ -129,10 +129,15 @@ std::string eventFrame(std::string_view subscriptionId, std::string_view eventJs
     return out;
 }
 
-std::string eoseFrame(std::string_view subscriptionId)
+std::string eoseFrame(std::string_view subscriptionId, std::string_view readRoute)
 {
     std::string out = "[\"EOSE\",";
     appendString(out, subscriptionId);
+    if (!readRoute.empty()) {
+        out += ",{\"read_route\":";
+        appendString(out, readRoute);
+        out += '}';
+    }
     out += ']';
     return out;
 }

@@ -53,7 +53,10 @@ std::string parseErrorNotice(std::string_view detail);
 std::string authFrame(std::string_view challenge);
 std::string okFrame(std::string_view eventId, bool accepted, std::string_view message);
 std::string eventFrame(std::string_view subscriptionId, std::string_view eventJson);
-std::string eoseFrame(std::string_view subscriptionId);
+// `readRoute` (our extension, relay/README.md "Read routing"): how the history was served, as in
+// X-Buzz-Read-Route, in a third element {"read_route":"…"} that NIP-01 clients ignore; empty:
+// the plain two-element EOSE.
+std::string eoseFrame(std::string_view subscriptionId, std::string_view readRoute = {});
 std::string closedFrame(std::string_view subscriptionId, std::string_view reason);
 std::string noticeFrame(std::string_view message);
 std::string countFrame(std::string_view subscriptionId, std::int64_t count);

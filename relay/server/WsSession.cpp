@@ -399,7 +399,7 @@ void WsSession::finishHistory(const std::shared_ptr<Subscription> &subscription,
         if (sentIds.insert(stored.event.id).second)
             sendEvent(*subscription, stored);
     }
-    send(ws::eoseFrame(subscription->id()));
+    send(ws::eoseFrame(subscription->id(), history.routeDescription()));
     m_context.metrics->increment("buzz_ws_history_events_sent_total", sentIds.size());
     if (subscription->isSearch()) {
         m_subscriptions.erase(subscription->id()); // NIP-50 REQs are one-shot: never live

@@ -40,6 +40,7 @@ private slots:
     void routeHeaderNamesThePool();
     void failureRulesOnTheWire();
     void wsHistoryFailuresCloseTheSubscription();
+    void wsHistoryEoseNamesTheRoute();
     void subscriptionBehindALaggingReplicaConverges();
     void adminApiNeedsTheBearerToken();
     void adminApiPausesAndShiftsTheClock();
@@ -107,17 +108,30 @@ Reply TestRoutingHttp::send(const QByteArray &method, const QString &path, const
     return out;
 }
 
+// "replica; reason=fresh; replica=replica-0; age_ms=N" → N, or -1 when the header is not that.
+qint64 replicaDataAgeMs(const QByteArray &route)
+{
+    const QByteArray prefix = "replica; reason=fresh; replica=replica-0; age_ms=";
+    bool ok = false;
+    const qint64 age = route.startsWith(prefix) ? route.mid(prefix.size()).toLongLong(&ok) : -1;
+    return ok ? age : -1;
+}
+
 void TestRoutingHttp::routeHeaderNamesThePool()
 {
+    // A replica's answer names the replica and how old its proved data is: the time since the
+    // writer committed the heartbeat it replayed (relay/README.md "Read routing").
+    m_harness->advanceMs(400);
     Reply reply = query(channelFilter(kChannel, 5));
     QCOMPARE(reply.status, 200);
-    QCOMPARE(reply.route, QByteArray("replica; reason=fresh"));
+    const qint64 age = replicaDataAgeMs(reply.route);
+    QVERIFY2(age >= 400 && age <= 1000, reply.route.constData());
     reply = query("[{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"consistency\":\"strong\"}]");
     QCOMPARE(reply.status, 200);
     QCOMPARE(reply.route, QByteArray("writer; reason=strong"));
     reply = query(channelFilter(kChannel, 5), QStringLiteral("/count"));
     QCOMPARE(reply.status, 200);
-    QCOMPARE(reply.route, QByteArray("replica; reason=fresh"));
+    QVERIFY2(replicaDataAgeMs(reply.route) >= 400, reply.route.constData());
     reply = query("[{\"kinds\":[9],\"consistency\":\"eventual\"}]");
     QCOMPARE(reply.status, 400);
     m_harness->advanceMs(1001);
@@ -183,6 +197,31 @@ void TestRoutingHttp::wsHistoryFailuresCloseTheSubscription()
     const auto eose = client.waitForType("EOSE");
     QVERIFY(eose.is_array());
     QCOMPARE(eose[1].get<std::string>(), std::string("fine"));
+}
+
+void TestRoutingHttp::wsHistoryEoseNamesTheRoute()
+{
+    // Our extension of EOSE (relay/README.md "Read routing"): a third element tells how the
+    // history was served, as X-Buzz-Read-Route does for HTTP, so a client can show it per REQ.
+    relay::test::WsTestClient client(QUrl(m_server->url()));
+    QVERIFY(client.connectAndAuthenticate(m_harness->owner.key, m_server->url().toStdString(),
+                                          m_harness->nowSec()));
+    m_harness->advanceMs(250);
+    client.sendReq("routed", {"{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"limit\":5}"});
+    const auto routed = client.waitForType("EOSE");
+    QVERIFY(routed.is_array() && routed.size() == 3);
+    QCOMPARE(routed[1].get<std::string>(), std::string("routed"));
+    const QByteArray route = QByteArray::fromStdString(routed[2]["read_route"].get<std::string>());
+    const qint64 age = replicaDataAgeMs(route);
+    QVERIFY2(age >= 250 && age <= 1000, route.constData());
+
+    client.sendReq(
+        "strong",
+        {"{\"kinds\":[9],\"#h\":[\"" + kChannel + "\"],\"limit\":5,\"consistency\":\"strong\"}"});
+    const auto strong = client.waitFor(
+        [](const nlohmann::json &f) { return f[0] == "EOSE" && f[1] == "strong"; }, 10000);
+    QVERIFY(strong.is_array() && strong.size() == 3);
+    QCOMPARE(strong[2]["read_route"].get<std::string>(), std::string("writer; reason=strong"));
 }
 
 void TestRoutingHttp::subscriptionBehindALaggingReplicaConverges()
@@ -369,7 +408,7 @@ void TestRoutingHttp::adminApiPausesAndShiftsTheClock()
                                 postgres ? "{\"timeout_ms\":8000}" : "{\"timeout_ms\":0}", true);
     QCOMPARE(caughtUp.status, 200);
     reply = query(channelFilter(kChannel, 5));
-    QCOMPARE(reply.route, QByteArray("replica; reason=fresh"));
+    QVERIFY2(replicaDataAgeMs(reply.route) >= 0, reply.route.constData());
     QVERIFY(reply.body.contains(QByteArray::fromStdString(fresh)));
     const auto state =
         nlohmann::json::parse(send("GET", "/admin/state", {}, true).body.toStdString());

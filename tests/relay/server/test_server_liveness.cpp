@@ -167,7 +167,7 @@ private slots:
         QVERIFY(peer.waitFor(QByteArray::fromStdString("[\"OK\",\"" + auth.id + "\",true")));
         peer.sendText("[\"REQ\",\"live\",{\"kinds\":[9],\"#h\":[\"" + channel
                       + "\"],\"limit\":1}]");
-        QVERIFY(peer.waitFor("[\"EOSE\",\"live\"]"));
+        QVERIFY(peer.waitFor("[\"EOSE\",\"live\""));
         peer.stopReading();
 
         // Publish until the relay gives up on the peer (the kernel buffers absorb a few MB first).
