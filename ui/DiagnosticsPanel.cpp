@@ -9,11 +9,14 @@
 #include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStyle>
@@ -29,6 +32,7 @@ DiagnosticsPanel::DiagnosticsPanel(client::RequestLog *log, QWidget *parent)
     , m_table(new QTableView(this))
     , m_summary(new QLabel(this))
     , m_connection(new QLabel(this))
+    , m_journal(new QLabel(this))
     , m_connectionAction(new QPushButton(this))
 {
     setObjectName(QStringLiteral("diagnosticsPanel"));
@@ -69,6 +73,16 @@ DiagnosticsPanel::DiagnosticsPanel(client::RequestLog *log, QWidget *parent)
     copy->setAccessibleName(tr("Copy request log as JSON"));
     connect(copy, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(logJson()); });
+    auto *save = new QPushButton(tr("Save log…"), this);
+    save->setObjectName(QStringLiteral("saveLogButton"));
+    save->setAccessibleName(tr("Save request log to a file"));
+    save->setToolTip(tr("Writes every request and frame as JSON Lines, with the app version, "
+                        "relay and identity on the first line."));
+    connect(save, &QPushButton::clicked, this, &DiagnosticsPanel::askAndSaveLog);
+    m_journal->setObjectName(QStringLiteral("diagnosticsJournalLabel"));
+    m_journal->setWordWrap(true);
+    m_journal->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_journal->hide();
     auto *clear = new QPushButton(tr("Clear"), this);
     clear->setObjectName(QStringLiteral("clearLogButton"));
     clear->setAccessibleName(tr("Clear request log"));
@@ -89,10 +103,12 @@ DiagnosticsPanel::DiagnosticsPanel(client::RequestLog *log, QWidget *parent)
     bar->addWidget(m_summary, 1);
     bar->addWidget(clear);
     bar->addWidget(copy);
+    bar->addWidget(save);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(connectionRow);
     layout->addLayout(bar);
+    layout->addWidget(m_journal);
     layout->addWidget(m_table, 1);
     updateSummary();
 }
@@ -124,6 +140,42 @@ void DiagnosticsPanel::updateConnection()
 QString DiagnosticsPanel::logJson() const
 {
     return QString::fromUtf8(QJsonDocument(m_log->toJson()).toJson(QJsonDocument::Indented));
+}
+
+void DiagnosticsPanel::setSessionSource(std::function<client::RequestJournal::Session()> source)
+{
+    m_sessionSource = std::move(source);
+}
+
+bool DiagnosticsPanel::saveLog(const QString &path, QString *error) const
+{
+    client::RequestJournal::Session session;
+    if (m_sessionSource)
+        session = m_sessionSource();
+    session.time = QDateTime::currentDateTimeUtc();
+    return client::RequestJournal::save(path, session, m_log->entries(), error);
+}
+
+void DiagnosticsPanel::askAndSaveLog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save request log"),
+        QDir::home().filePath(QStringLiteral("buzz-canvas-requests.jsonl")),
+        tr("JSON Lines (*.jsonl);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveLog(path, &error))
+        QMessageBox::warning(
+            this, tr("Save request log"),
+            tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), error));
+}
+
+void DiagnosticsPanel::setJournalPath(const QString &path)
+{
+    m_journal->setText(tr("Also kept across restarts in %1").arg(QDir::toNativeSeparators(path)));
+    m_journal->setAccessibleName(m_journal->text());
+    m_journal->setVisible(!path.isEmpty());
 }
 
 void DiagnosticsPanel::showDetail(int row)

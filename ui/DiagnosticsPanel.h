@@ -1,6 +1,10 @@
 #pragma once
 
+#include "net/client/RequestJournal.h"
+
 #include <QWidget>
+
+#include <functional>
 
 class QLabel;
 class QPushButton;
@@ -17,7 +21,8 @@ class RequestLogModel;
 
 // For QA: the connection state (the same words as the status bar and the connection banner) and
 // every relay request with its caller label, strong/routed, status, latency and the route the
-// relay says served it. "Copy as JSON" puts the whole log on the clipboard.
+// relay says served it. "Copy as JSON" puts the whole log on the clipboard; "Save log…" writes it
+// as JSON Lines (client::RequestJournal) with the app version, relay and identity on top.
 class DiagnosticsPanel : public QWidget
 {
     Q_OBJECT
@@ -28,6 +33,12 @@ public:
     void setConnectionStatus(ConnectionStatus *status);
     RequestLogModel *model() const { return m_model; }
     QString logJson() const;
+    // What the first line of a saved log says (version, relay, identity); asked at save time.
+    void setSessionSource(std::function<client::RequestJournal::Session()> source);
+    // Writes the log to `path` as JSON Lines (what "Save log…" does after asking for a file).
+    bool saveLog(const QString &path, QString *error = nullptr) const;
+    // The rotating journal the app keeps in its profile: shown, so QA knows where to look.
+    void setJournalPath(const QString &path);
     // The whole entry of a row (filters sent, error, route, latency) in a dialog,
     // `requestDetailDialog`; double-click or Enter on a row opens it.
     void showDetail(int row);
@@ -35,6 +46,7 @@ public:
 private:
     void updateSummary();
     void updateConnection();
+    void askAndSaveLog();
 
     client::RequestLog *m_log;
     ConnectionStatus *m_status = nullptr;
@@ -42,6 +54,8 @@ private:
     QTableView *m_table;
     QLabel *m_summary;
     QLabel *m_connection;
+    QLabel *m_journal;
+    std::function<client::RequestJournal::Session()> m_sessionSource;
     QPushButton *m_connectionAction;
 };
 

@@ -70,6 +70,13 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
     ContentDocument::refuseResourcesEverywhere();
     setObjectName(QStringLiteral("mainWindow"));
     setAccessibleName(tr("Buzz Canvas"));
+    m_diagnostics->setSessionSource([services] {
+        return client::RequestJournal::Session {QCoreApplication::applicationVersion(),
+                                                services.connection->relayUrl().toString(),
+                                                services.identity ? services.identity->npub()
+                                                                  : QString(),
+                                                {}};
+    });
     createConnectionBanner();
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     resize(1280, 800);

@@ -10,10 +10,14 @@
 #include "canvas/SearchService.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
+#include "net/client/RequestJournal.h"
 #include "ui/CanvasPane.h"
+#include "ui/DiagnosticsPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/SpellChecker.h"
 
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QLocale>
 #include <QLockFile>
@@ -154,6 +158,17 @@ QCoro::Task<bool> DesktopSession::start()
     if (m_options.connectionTiming)
         connection->socket()->setTiming(*m_options.connectionTiming);
 
+    // Diagnostics survive a restart: every request and frame also goes to a rotating JSON Lines
+    // file in the profile (README.md "Diagnostics (QA)").
+    auto *journal = new client::RequestJournal(
+        connection->requestLog(), QDir(m_dataDir).filePath(QStringLiteral("logs/requests.jsonl")),
+        client::RequestJournal::kDefaultMaxBytes, client::RequestJournal::kDefaultRotations,
+        m_serviceOwner);
+    const bool journalKept = journal->open({QCoreApplication::applicationVersion(), url.toString(),
+                                            identity->npub(), QDateTime::currentDateTimeUtc()});
+    if (!journalKept)
+        qCWarning(lcSession) << "request journal not kept:" << journal->errorString();
+
     m_services.connection = connection;
     m_services.identity = identity;
     m_services.canvas = new canvas::CanvasService(connection, m_serviceOwner);
@@ -180,6 +195,8 @@ QCoro::Task<bool> DesktopSession::start()
 
     m_window = new ui::MainWindow(m_services, m_settings.get());
     m_window->setAttribute(Qt::WA_DeleteOnClose, false);
+    if (journalKept)
+        m_window->diagnosticsPanel()->setJournalPath(journal->path());
     ui::SettingsDialog::Values values;
     values.embedded = m_settings->value(kRelayModeKey).toString() != QLatin1String("remote");
     values.relayUrl = m_settings->value(kRelayUrlKey).toString();

@@ -464,12 +464,12 @@ milliseconds RelaySocket::resubscribeIn(const QString &subscriptionId) const
     return milliseconds(std::max<qint64>(0, it->resubscribeAtMs - nowMs()));
 }
 
-void RelaySocket::handleEndOfStoredEvents(const QString &id)
+void RelaySocket::handleEndOfStoredEvents(const QString &id, const QString &route)
 {
     auto it = m_subscriptions.find(id);
     if (it == m_subscriptions.end() || it->state != SubscriptionState::Pending)
         return;
-    logReq(*it, QStringLiteral("ok"), {});
+    logReq(*it, QStringLiteral("ok"), {}, route);
     it->nextBackoff = m_timing.initialBackoff;
     it->closedReason.clear();
     const bool resynced = std::exchange(it->gap, false);
@@ -520,7 +520,8 @@ void RelaySocket::logFrame(const QString &method, const QString &caller, const Q
     m_log->append(entry);
 }
 
-void RelaySocket::logReq(Subscription &subscription, const QString &status, const QString &error)
+void RelaySocket::logReq(Subscription &subscription, const QString &status, const QString &error,
+                         const QString &route)
 {
     if (!m_log)
         return;
@@ -533,6 +534,7 @@ void RelaySocket::logReq(Subscription &subscription, const QString &status, cons
     entry.strong = subscription.isStrong();
     entry.status = status;
     entry.errorDetail = error;
+    entry.route = route;
     entry.latencyMs = static_cast<double>(nowMs() - subscription.sentAtMs);
     m_log->append(entry);
 }
@@ -579,7 +581,7 @@ void RelaySocket::onTextMessage(const QString &text)
             emit eventReceived(id, *event);
         }
     } else if (type == "EOSE") {
-        handleEndOfStoredEvents(str(1));
+        handleEndOfStoredEvents(str(1), RelaySubscription::eoseRoute(message));
     } else if (type == "CLOSED") {
         handleClosed(str(1), str(2));
     } else if (type == "OK" && message.size() >= 4) {

@@ -143,11 +143,13 @@ private:
     void handleOk(const QString &eventId, bool accepted, const QString &message);
     void rejectAuth(const QString &reason);
     void handleClosed(const QString &id, const QString &reason);
-    void handleEndOfStoredEvents(const QString &id);
+    // `route`: how the relay says it served the history (our EOSE extension), may be empty.
+    void handleEndOfStoredEvents(const QString &id, const QString &route);
     void sendReq(const QString &id, Subscription &subscription);
     void sendDueResubscriptions();
     void scheduleResubscriptions();
-    void logReq(Subscription &subscription, const QString &status, const QString &error);
+    void logReq(Subscription &subscription, const QString &status, const QString &error,
+                const QString &route = {});
     // A WebSocket frame other than a REQ, for the Diagnostics dock (never a secret, never event
     // content).
     void logFrame(const QString &method, const QString &caller, const QString &status,

@@ -64,4 +64,14 @@ QString RelaySubscription::closedStatus(const QString &reason)
     return QStringLiteral("retryable");
 }
 
+QString RelaySubscription::eoseRoute(const nlohmann::json &eose)
+{
+    if (eose.size() < 3 || !eose[2].is_object())
+        return {};
+    const auto route = eose[2].find("read_route");
+    return route != eose[2].end() && route->is_string()
+        ? QString::fromStdString(route->get<std::string>())
+        : QString();
+}
+
 } // namespace buzz::client

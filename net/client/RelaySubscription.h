@@ -9,6 +9,8 @@
 #include <QSet>
 #include <QString>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <chrono>
 #include <vector>
 
@@ -57,6 +59,10 @@ public:
     static bool isPermanentRefusal(const QString &reason);
     // The request log's status for a CLOSED reason, named like RelayError kinds.
     static QString closedStatus(const QString &reason);
+    // How the relay says it served the history, from an EOSE frame: our relay's extension
+    // (relay/README.md "Read routing") puts it in a third element {"read_route":"…"}. Empty when
+    // the relay sends none (any other relay) or something else there.
+    static QString eoseRoute(const nlohmann::json &eose);
 
 private:
     qint64 m_lastSeenCreatedAt = 0; // 0 = nothing seen yet

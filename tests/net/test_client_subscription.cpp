@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 using buzz::client::RelaySubscription;
 
 namespace {
@@ -56,6 +58,24 @@ private slots:
         QVERIFY(subscription.acceptEvent(eventAt("a", 10)));
         QVERIFY(!subscription.acceptEvent(eventAt("a", 10)));
         QVERIFY(subscription.acceptEvent(eventAt("b", 10)));
+    }
+
+    void eoseTellsTheRouteOnlyInOurExtension()
+    {
+        // relay/README.md "Read routing": a third element {"read_route":"…"}; anything else there
+        // (another relay's extension, a wrong type) is no route, never an error.
+        using nlohmann::json;
+        const auto route = [](const char *frame) {
+            return buzz::client::RelaySubscription::eoseRoute(json::parse(frame));
+        };
+        QCOMPARE(
+            route(
+                R"(["EOSE","s",{"read_route":"replica; reason=fresh; replica=replica-0; age_ms=7"}])"),
+            QStringLiteral("replica; reason=fresh; replica=replica-0; age_ms=7"));
+        QCOMPARE(route(R"(["EOSE","s"])"), QString());
+        QCOMPARE(route(R"(["EOSE","s",{"read_route":5}])"), QString());
+        QCOMPARE(route(R"(["EOSE","s","writer"])"), QString());
+        QCOMPARE(route(R"(["EOSE","s",{"other":"x"}])"), QString());
     }
 
     void closedReasons_data()

@@ -69,6 +69,30 @@ void RequestLogModel::appendRow(const client::RequestLogEntry &entry)
     endInsertRows();
 }
 
+QString RequestLogModel::routeText(const QString &route)
+{
+    // Our relay's shape (relay/README.md "Read routing"): "<pool>; reason=<r>[; replica=<name>;
+    // age_ms=<n>]".
+    const QStringList parts = route.split(QStringLiteral("; "));
+    QString reason;
+    QString replica;
+    QString age;
+    for (const QString &part : parts.mid(1)) {
+        if (part.startsWith(QLatin1String("reason=")))
+            reason = part.mid(7);
+        else if (part.startsWith(QLatin1String("replica=")))
+            replica = part.mid(8);
+        else if (part.startsWith(QLatin1String("age_ms=")))
+            age = part.mid(7);
+    }
+    if (parts.value(0) == QLatin1String("replica") && !replica.isEmpty() && !age.isEmpty())
+        return tr("%1 · %2 · data ≤ %3 ms old", "served by: replica name, reason, data age")
+            .arg(replica, reason, age);
+    if (parts.value(0) == QLatin1String("writer") && !reason.isEmpty())
+        return tr("writer · %1", "served by: the writer, and why").arg(reason);
+    return route;
+}
+
 const client::RequestLogEntry *RequestLogModel::entryAt(int row) const
 {
     if (row < 0 || row >= int(m_rows.size()))
@@ -116,7 +140,7 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
         case Latency:
             return QString::number(entry->latencyMs, 'f', 1);
         case Route:
-            return entry->route;
+            return routeText(entry->route);
         default:
             return {};
         }

@@ -36,6 +36,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     const client::RequestLogEntry *entryAt(int row) const;
+    // The Served-by cell for a route as the relay told it ("replica; reason=fresh;
+    // replica=replica-1; age_ms=180" → "replica-1 · fresh · data ≤ 180 ms old"); unknown shapes
+    // as they came.
+    static QString routeText(const QString &route);
 
 private:
     void onEntryStarted(const client::RequestLogEntry &entry);
