@@ -55,6 +55,13 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     const auto onClick = [this](NoticeBanner *banner, const QString &suffix, auto slot) {
         connect(banner->action(suffix), &QPushButton::clicked, this, slot);
     };
+    // Which notice is which, in their buttons' accessible names (NoticeBanner::setPurpose).
+    m_loadError->setPurpose(tr("loading notice"));
+    m_liveChange->setPurpose(tr("live change notice"));
+    m_draftBanner->setPurpose(tr("draft notice"));
+    m_discardConfirm->setPurpose(tr("discard question"));
+    m_reloadConfirm->setPurpose(tr("reload question"));
+    m_draftDiscardConfirm->setPurpose(tr("draft deletion question"));
     m_loadError->addAction(QStringLiteral("Retry"), tr("&Retry"));
     m_loadError->addAction(QStringLiteral("Settings"), tr("Settings…"));
     m_loadError->addAction(QStringLiteral("Identity"), tr("Identity…"));

@@ -10,6 +10,7 @@ namespace buzz::ui {
 ChannelAccessNotice::ChannelAccessNotice(QWidget *parent)
     : NoticeBanner(QStringLiteral("readOnlyNotice"), parent)
 {
+    setPurpose(tr("channel access notice"));
     addAction(QStringLiteral("Join"), tr("&Join channel"));
     setClosable(false);
     connect(action(QStringLiteral("Join")), &QPushButton::clicked, this,

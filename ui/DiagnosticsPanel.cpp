@@ -66,6 +66,7 @@ DiagnosticsPanel::DiagnosticsPanel(client::RequestLog *log, QWidget *parent)
     m_connection->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_connection->hide();
     m_connectionAction->setObjectName(QStringLiteral("connectionActionButton"));
+    m_connectionAction->setAccessibleName(tr("Connection action (Diagnostics)"));
     m_connectionAction->hide();
 
     auto *copy = new QPushButton(tr("Copy as JSON"), this);
@@ -133,7 +134,12 @@ void DiagnosticsPanel::updateConnection()
         text += QLatin1Char('\n') + detail;
     m_connection->setText(text);
     m_connectionAction->setText(m_status->actionLabel());
-    m_connectionAction->setAccessibleName(m_status->actionLabel());
+    // The status bar and the connection banner offer the same action under the same label: this
+    // one's accessible name says where it is.
+    m_connectionAction->setAccessibleName(
+        tr("%1 (Diagnostics)", "the connection action's button in Diagnostics")
+            .arg(m_status->actionLabel().isEmpty() ? tr("Connection action")
+                                                   : m_status->actionLabel()));
     m_connectionAction->setVisible(m_status->action() != ConnectionStatus::Action::None);
 }
 

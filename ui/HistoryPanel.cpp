@@ -75,6 +75,7 @@ HistoryPanel::HistoryPanel(const UiServices &services, QWidget *parent)
     makeSelectionCurrent(m_list);
     connect(m_loadOlder, &QPushButton::clicked, this, &HistoryPanel::loadOlder);
     connect(m_restore, &QPushButton::clicked, this, &HistoryPanel::askRestore);
+    m_notice->setPurpose(tr("History notice"));
     m_notice->addAction(QStringLiteral("Retry"), tr("&Retry"));
     connect(m_notice->action(QStringLiteral("Retry")), &QPushButton::clicked, this, [this] {
         if (m_session)

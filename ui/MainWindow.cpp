@@ -151,6 +151,7 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
         restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
     }
     fitToScreen();
+    nameStandardControls(this);
     updateRelayStatus();
     updateIdentityStatus();
     updateTitle();
@@ -373,6 +374,7 @@ void MainWindow::createConnectionBanner()
     m_connectionBanner = new NoticeBanner(QStringLiteral("connectionBanner"), this);
     m_connectionBanner->setAccessibleName(tr("Relay connection"));
     m_connectionBanner->setClosable(false); // it leaves by itself once connected
+    m_connectionBanner->setPurpose(tr("connection notice"));
     connect(m_connectionBanner->addAction(QStringLiteral("Retry"), tr("Retry now")),
             &QPushButton::clicked, m_connectionStatus, &ConnectionStatus::act);
     connect(m_connectionBanner->addAction(QStringLiteral("Reconnect"), tr("Reconnect")),

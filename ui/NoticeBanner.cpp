@@ -75,7 +75,7 @@ QPushButton *NoticeBanner::addAction(const QString &suffix, const QString &label
 {
     auto *button = new QPushButton(label, this);
     button->setObjectName(objectName() + suffix + QStringLiteral("Button"));
-    button->setAccessibleName(QString(label).remove(QLatin1Char('&')));
+    nameButton(button, label);
     m_actions->addWidget(button);
     return button;
 }
@@ -89,6 +89,25 @@ void NoticeBanner::setActionVisible(const QString &suffix, bool visible)
 {
     if (auto *button = action(suffix))
         button->setVisible(visible);
+}
+
+void NoticeBanner::nameButton(QPushButton *button, const QString &label) const
+{
+    const QString plain = QString(label).remove(QLatin1Char('&'));
+    button->setAccessibleName(m_purpose.isEmpty()
+                                  ? plain
+                                  : tr("%1 (%2)", "a notice's button: its label, then which notice")
+                                        .arg(plain, m_purpose));
+}
+
+void NoticeBanner::setPurpose(const QString &purpose)
+{
+    m_purpose = purpose;
+    m_close->setAccessibleName(
+        tr("Close %1", "closes a notice; %1 says which, e.g. 'save notice'").arg(purpose));
+    const auto buttons = findChildren<QPushButton *>(QString(), Qt::FindDirectChildrenOnly);
+    for (QPushButton *button : buttons)
+        nameButton(button, button->text());
 }
 
 void NoticeBanner::setClosable(bool closable)

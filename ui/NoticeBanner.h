@@ -35,6 +35,10 @@ public:
     QPushButton *action(const QString &suffix) const;
     void setActionVisible(const QString &suffix, bool visible);
     void setClosable(bool closable);
+    // Which notice this is, for people ("save notice"): its buttons' accessible names say it
+    // ("Close save notice", "Retry (save notice)"), so no two controls of a window share a name
+    // and AT-SPI tools can address each one. Applies to actions added before and after.
+    void setPurpose(const QString &purpose);
 
 signals:
     void closed();
@@ -45,12 +49,14 @@ protected:
 private:
     void applyTone();
     QColor accent() const;
+    void nameButton(QPushButton *button, const QString &label) const;
 
     Tone m_tone = Tone::Info;
     QLabel *m_icon;
     QLabel *m_text;
     QHBoxLayout *m_actions;
     QToolButton *m_close;
+    QString m_purpose;
 };
 
 } // namespace buzz::ui

@@ -10,6 +10,7 @@ namespace buzz::ui {
 SaveNotice::SaveNotice(QWidget *parent)
     : NoticeBanner(QStringLiteral("saveNotice"), parent)
 {
+    setPurpose(tr("save notice"));
     addAction(QStringLiteral("Merge"), tr("&Merge…"));
     addAction(QStringLiteral("Retry"), tr("&Retry"));
 }

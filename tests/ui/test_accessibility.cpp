@@ -1,7 +1,8 @@
 // Accessibility and external automation (issue 19): what a screen reader or an AT-SPI script
 // reads and does through the accessible interfaces Qt exports — live label text, History toggled
 // from its toolbar button, rows selected without moving the current index, the Edit action's
-// name, the canvas as a document, named banner icons and announced notices.
+// name, the canvas as a document, named banner icons and announced notices; and (issue 30) every
+// control's accessible name unique within its window.
 
 #include "UiTestHarness.h"
 
@@ -16,6 +17,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QListView>
+#include <QMap>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -43,6 +45,63 @@ QWidget *toolButton(ui::MainWindow *window, const char *actionName)
     auto *toolbar = window->findChild<QToolBar *>(QStringLiteral("mainToolBar"));
     auto *action = window->findChild<QAction *>(QLatin1String(actionName));
     return toolbar && action ? toolbar->widgetForAction(action) : nullptr;
+}
+
+// Roles an AT-SPI script addresses by name to act on them or read them.
+bool isControl(QAccessible::Role role)
+{
+    switch (role) {
+    case QAccessible::Button:
+    case QAccessible::CheckBox:
+    case QAccessible::RadioButton:
+    case QAccessible::ComboBox:
+    case QAccessible::EditableText:
+    case QAccessible::List:
+    case QAccessible::Table:
+    case QAccessible::Tree:
+    case QAccessible::PageTabList:
+    case QAccessible::SpinBox:
+    case QAccessible::Slider:
+    case QAccessible::ButtonMenu:
+    case QAccessible::ButtonDropDown:
+    case QAccessible::Document:
+    case QAccessible::ToolBar:
+    case QAccessible::Link:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// The names shared by more than one control of `window` (shown or hidden: hidden notices show
+// together later), with the objectNames that share each; a control without a name counts too.
+QStringList duplicateNames(QWidget *window)
+{
+    QMap<QString, QStringList> byName;
+    QStringList unnamed;
+    const QList<QWidget *> widgets = window->findChildren<QWidget *>();
+    for (QWidget *widget : widgets) {
+        if (widget->window() != window)
+            continue; // a dialog or menu is a window of its own
+        QAccessibleInterface *iface = accessible(widget);
+        if (!iface || !isControl(iface->role()))
+            continue;
+        const QString name = iface->text(QAccessible::Name);
+        if (name.isEmpty())
+            unnamed << widget->objectName() + QLatin1Char('(') + widget->metaObject()->className()
+                    + QLatin1Char(')');
+        else
+            byName[name] << widget->objectName();
+    }
+    QStringList problems;
+    for (auto it = byName.cbegin(); it != byName.cend(); ++it) {
+        if (it.value().size() > 1)
+            problems
+                << QStringLiteral("\"%1\": %2").arg(it.key(), it.value().join(QLatin1Char(',')));
+    }
+    if (!unnamed.isEmpty())
+        problems << QStringLiteral("no name: ") + unnamed.join(QLatin1Char(','));
+    return problems;
 }
 
 } // namespace
@@ -163,6 +222,33 @@ private slots:
             ->doAction(QAccessibleActionInterface::toggleAction());
         QTRY_VERIFY(!pane->isEditing());
         QVERIFY(!accessible(editButton)->state().checked);
+    }
+
+    void everyControlHasAUniqueName()
+    {
+        // AT-SPI tools address a control by its accessible name: within a window no two controls
+        // share one (eight "Close message" buttons, one per notice, could not be told apart).
+        UiTestHarness harness;
+        auto *session = harness.openSession(QStringLiteral("names"));
+        QVERIFY(session);
+        QVERIFY(UiTestHarness::createChannel(session, QStringLiteral("names")));
+        QVERIFY(UiTestHarness::seedRevision(session, QStringLiteral("one\n")));
+        QVERIFY(UiTestHarness::seedRevision(session, QStringLiteral("two\n")));
+        auto *window = session->window();
+        window->historyDock()->show();
+        window->searchDock()->show();
+        window->diagnosticsDock()->show();
+        QTRY_VERIFY(window->historyPanel()->model()->rowCount() >= 2);
+        QStringList problems = duplicateNames(window);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+
+        // While editing, with the find bar open, too.
+        window->canvasPane()->startEditing();
+        QTRY_VERIFY(window->canvasPane()->isEditing());
+        auto *editor = window->findChild<QPlainTextEdit *>(QStringLiteral("canvasEditor"));
+        QTest::keyClick(editor, Qt::Key_R, Qt::ControlModifier);
+        problems = duplicateNames(window);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
     void canvasIsADocumentAndNoticesAreAnnounced()

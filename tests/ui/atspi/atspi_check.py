@@ -2,7 +2,9 @@
 """Drives buzz-canvas from outside through AT-SPI only, as QA scripts and screen readers do.
 
 Finds the app, edits the canvas, saves, reads the canvas text and the save state, selects a revision
-in History, restores it and reads its blame. Run by run_atspi_check.sh (Xvfb + a private D-Bus session with the AT-SPI
+in History, restores it and reads its blame. On the way it checks that no two controls of the window
+share an accessible name (shown or not), so a script can address each one by name. Run by
+run_atspi_check.sh (Xvfb + a private D-Bus session with the AT-SPI
 bus). Every wait polls AT-SPI state against a deadline, so a loaded machine only makes it slower.
 
 usage: atspi_check.py BUZZ_CANVAS_BINARY
@@ -102,6 +104,48 @@ def described(role, description):
     return lambda node: node.getRole() == role and node.description == description
 
 
+# Roles a script addresses by name to act on them or read them.
+CONTROL_ROLES = {
+    pyatspi.ROLE_PUSH_BUTTON, pyatspi.ROLE_TOGGLE_BUTTON, pyatspi.ROLE_CHECK_BOX,
+    pyatspi.ROLE_RADIO_BUTTON, pyatspi.ROLE_COMBO_BOX, pyatspi.ROLE_TEXT, pyatspi.ROLE_ENTRY,
+    pyatspi.ROLE_PASSWORD_TEXT, pyatspi.ROLE_LIST, pyatspi.ROLE_TABLE, pyatspi.ROLE_TREE,
+    pyatspi.ROLE_TREE_TABLE, pyatspi.ROLE_DOCUMENT_FRAME, pyatspi.ROLE_TOOL_BAR, pyatspi.ROLE_LINK,
+    pyatspi.ROLE_SPIN_BUTTON, pyatspi.ROLE_SLIDER, pyatspi.ROLE_PAGE_TAB_LIST,
+}
+
+
+def controls(window):
+    """(role name, name) of every control in the window's tree, shown or hidden."""
+    found = []
+    stack = [window]
+    while stack:
+        node = stack.pop()
+        try:
+            role = node.getRole()
+            if node is not window and role in CONTROL_ROLES:
+                found.append((node.getRoleName(), node.name))
+            if role in SKIP_ROLES and node is not window:
+                continue
+            stack.extend(node[i] for i in range(node.childCount) if node[i] is not None)
+        except Exception:
+            continue
+    return found
+
+
+def check_unique_names(window, when):
+    """Every control has a name no other control of the window has."""
+    found = controls(window)
+    names = {}
+    for role, name in found:
+        names.setdefault(name, []).append(role)
+    problems = ["%r: %s" % (name, ", ".join(roles)) for name, roles in sorted(names.items())
+                if not name or len(roles) > 1]
+    if problems:
+        raise CheckFailed("controls %s without a unique accessible name:\n  %s"
+                          % (when, "\n  ".join(problems)))
+    print("%d controls %s, every name unique" % (len(found), when))
+
+
 def find_app(pid):
     desktop = pyatspi.Registry.getDesktop(0)
     for i in range(desktop.childCount):
@@ -180,6 +224,8 @@ def run(binary):
         app = wait_for("buzz-canvas on the AT-SPI bus", lambda: find_app(app_process.pid))
         window = wait_for("the main window", lambda: main_window(app))
         print("found %r (pid %d), window %r" % (app.name, app_process.pid, window.name))
+        wait_for("the toolbar", lambda: find(window, lambda n: n.getRole() == pyatspi.ROLE_TOOL_BAR))
+        check_unique_names(window, "at start")
 
         canvas = edit_and_save(window, "# First version\n\nwritten through AT-SPI\n")
         print("saved and read back:", repr(text_of(canvas)))
@@ -191,6 +237,7 @@ def run(binary):
         revisions = wait_for("the History list", lambda: find(
             window, named(pyatspi.ROLE_LIST, "Revisions, newest first")))
         wait_for("two revisions listed", lambda: revisions.childCount >= 2)
+        check_unique_names(window, "with History open")
         # Select the older revision (row 1) the way a screen reader does: selection, not focus.
         try:
             revisions.queryTable().addRowSelection(1)
