@@ -174,6 +174,33 @@
     </message>
 </context>
 <context>
+    <name>buzz::ui::Accessibility</name>
+    <message>
+        <source>Close %1</source>
+        <translation>%1 schließen</translation>
+    </message>
+    <message>
+        <source>Undock %1</source>
+        <translation>%1 abdocken</translation>
+    </message>
+    <message>
+        <source>Clear %1</source>
+        <translation>%1 leeren</translation>
+    </message>
+    <message>
+        <source>More %1 toolbar actions</source>
+        <translation>Weitere Aktionen der Werkzeugleiste %1</translation>
+    </message>
+    <message>
+        <source>More menus</source>
+        <translation>Weitere Menüs</translation>
+    </message>
+    <message>
+        <source>Select all of %1</source>
+        <translation>Alles in %1 auswählen</translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::BlameModel</name>
     <message>
         <source>%1 or earlier</source>
@@ -255,22 +282,6 @@ Revision %4</translation>
         <source>Canvas</source>
         <translation>Canvas</translation>
     </message>
-    <message>
-        <source>Canvas (Markdown source)</source>
-        <translation>Canvas (Markdown-Quelltext)</translation>
-    </message>
-    <message>
-        <source>&amp;Render anyway</source>
-        <translation>Trotzdem &amp;rendern</translation>
-    </message>
-    <message>
-        <source>Render the canvas anyway</source>
-        <translation>Canvas trotzdem rendern</translation>
-    </message>
-    <message>
-        <source>This canvas is %1, so it is shown as Markdown source: laying out a rendered canvas over %2 takes seconds and would freeze the window.</source>
-        <translation>Diese Canvas ist %1 groß und wird daher als Markdown-Quelltext gezeigt: Eine gerenderte Canvas über %2 zu setzen dauert Sekunden und würde das Fenster einfrieren.</translation>
-    </message>
 </context>
 <context>
     <name>buzz::ui::CanvasEditor</name>
@@ -323,6 +334,18 @@ Revision %4</translation>
             <numerusform>%n Zeile</numerusform>
             <numerusform>%n Zeilen</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Editor actions</source>
+        <translation>Editor-Aktionen</translation>
+    </message>
+    <message>
+        <source>No spelling suggestions</source>
+        <translation>Keine Rechtschreibvorschläge</translation>
+    </message>
+    <message>
+        <source>Add “%1” to Dictionary</source>
+        <translation>„%1“ zum Wörterbuch hinzufügen</translation>
     </message>
 </context>
 <context>
@@ -664,6 +687,30 @@ Revision %3</translation>
         <source>Waiting for the relay…</source>
         <translation>Warten auf das Relay …</translation>
     </message>
+    <message>
+        <source>loading notice</source>
+        <translation>Ladehinweis</translation>
+    </message>
+    <message>
+        <source>live change notice</source>
+        <translation>Hinweis auf neue Änderung</translation>
+    </message>
+    <message>
+        <source>draft notice</source>
+        <translation>Entwurfshinweis</translation>
+    </message>
+    <message>
+        <source>discard question</source>
+        <translation>Frage zum Verwerfen</translation>
+    </message>
+    <message>
+        <source>reload question</source>
+        <translation>Frage zum Neuladen</translation>
+    </message>
+    <message>
+        <source>draft deletion question</source>
+        <translation>Frage zum Löschen des Entwurfs</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::ChannelAccessNotice</name>
@@ -682,6 +729,10 @@ Revision %3</translation>
     <message>
         <source>Read-only: you are not a member of this private channel.</source>
         <translation>Schreibgeschützt: Sie sind kein Mitglied dieses privaten Kanals.</translation>
+    </message>
+    <message>
+        <source>channel access notice</source>
+        <translation>Hinweis zum Kanalzugang</translation>
     </message>
 </context>
 <context>
@@ -1239,6 +1290,47 @@ Revision %3</translation>
             <numerusform> · %n Ereignisse verworfen (Prüfung fehlgeschlagen)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Connection action (Diagnostics)</source>
+        <translation>Verbindungsaktion (Diagnose)</translation>
+    </message>
+    <message>
+        <source>Save log…</source>
+        <translation>Protokoll speichern…</translation>
+    </message>
+    <message>
+        <source>Save request log to a file</source>
+        <translation>Anfrageprotokoll in eine Datei speichern</translation>
+    </message>
+    <message>
+        <source>Writes every request and frame as JSON Lines, with the app version, relay and identity on the first line.</source>
+        <translation>Schreibt jede Anfrage und jeden Frame als JSON Lines, mit App-Version, Relay und Identität in der ersten Zeile.</translation>
+    </message>
+    <message>
+        <source>%1 (Diagnostics)</source>
+        <comment>the connection action&apos;s button in Diagnostics</comment>
+        <translation>%1 (Diagnose)</translation>
+    </message>
+    <message>
+        <source>Connection action</source>
+        <translation>Verbindungsaktion</translation>
+    </message>
+    <message>
+        <source>Save request log</source>
+        <translation>Anfrageprotokoll speichern</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl);;All files (*)</source>
+        <translation>JSON Lines (*.jsonl);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Also kept across restarts in %1</source>
+        <translation>Auch über Neustarts hinweg gespeichert in %1</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::DiffView</name>
@@ -1512,6 +1604,10 @@ Revision %3</translation>
     <message>
         <source>Change made by the selected revision</source>
         <translation>Änderung durch die ausgewählte Revision</translation>
+    </message>
+    <message>
+        <source>History notice</source>
+        <translation>Verlaufshinweis</translation>
     </message>
 </context>
 <context>
@@ -1888,6 +1984,22 @@ Gespeichert in: %2</translation>
         <source>Switch &amp;Channel…</source>
         <translation>&amp;Kanal wechseln …</translation>
     </message>
+    <message>
+        <source>connection notice</source>
+        <translation>Verbindungshinweis</translation>
+    </message>
+    <message>
+        <source>Check &amp;Spelling</source>
+        <translation>&amp;Rechtschreibung prüfen</translation>
+    </message>
+    <message>
+        <source>No Hunspell dictionary is installed</source>
+        <translation>Kein Hunspell-Wörterbuch installiert</translation>
+    </message>
+    <message>
+        <source>Underline misspelled words (%1)</source>
+        <translation>Falsch geschriebene Wörter unterstreichen (%1)</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::MarkdownEditKeys</name>
@@ -1943,6 +2055,16 @@ Gespeichert in: %2</translation>
         <source>Error</source>
         <translation>Fehler</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>a notice&apos;s button: its label, then which notice</comment>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Close %1</source>
+        <comment>closes a notice; %1 says which, e.g. &apos;save notice&apos;</comment>
+        <translation>%1 schließen</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::QuickPickDialog</name>
@@ -1997,6 +2119,16 @@ Gespeichert in: %2</translation>
             <numerusform>%1 · %n verworfen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 · %2 · data ≤ %3 ms old</source>
+        <comment>served by: replica name, reason, data age</comment>
+        <translation>%1 · %2 · Daten ≤ %3 ms alt</translation>
+    </message>
+    <message>
+        <source>writer · %1</source>
+        <comment>served by: the writer, and why</comment>
+        <translation>Writer · %1</translation>
+    </message>
 </context>
 <context>
     <name>buzz::ui::RestoreDialog</name>
@@ -2030,6 +2162,10 @@ Gespeichert in: %2</translation>
     <message>
         <source>&amp;Retry now</source>
         <translation>&amp;Jetzt erneut versuchen</translation>
+    </message>
+    <message>
+        <source>save notice</source>
+        <translation>Speicherhinweis</translation>
     </message>
 </context>
 <context>
