@@ -249,6 +249,26 @@ private slots:
         QTest::keyClick(editor, Qt::Key_R, Qt::ControlModifier);
         problems = duplicateNames(window);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+
+        // The dialogs the main window opens are windows of their own.
+        const auto checkDialog = [](const QString &name) {
+            QWidget *dialog = UiTestHarness::waitForTopLevel(name);
+            if (!dialog)
+                return QStringList {name + QStringLiteral(" did not open")};
+            const QStringList found = duplicateNames(dialog);
+            dialog->close();
+            return found;
+        };
+        window->showSettings();
+        problems = checkDialog(QStringLiteral("settingsDialog"));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        window->showIdentity();
+        problems = checkDialog(QStringLiteral("identityDialog"));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QTest::mouseClick(window->findChild<QPushButton *>(QStringLiteral("createChannelButton")),
+                          Qt::LeftButton);
+        problems = checkDialog(QStringLiteral("createChannelDialog"));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
     void canvasIsADocumentAndNoticesAreAnnounced()
