@@ -68,6 +68,8 @@ HydrationResult ExactPairHydrator::routed(const std::string &community, ReadPath
         result.events = std::move(rows.events);
         result.route = lease.route();
         result.routeReason = lease.reason();
+        result.replica = lease.replica();
+        result.replicaDataAgeMs = lease.dataAgeMs();
         return result;
     }
     return failed(HydrationResult::Status::Internal, "internal server error");

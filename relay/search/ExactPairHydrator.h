@@ -5,6 +5,7 @@
 #include "relay/routing/ReadRouter.h"
 #include "relay/search/EventPair.h"
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct HydrationResult
     std::vector<StoredEvent> events;
     std::string route = "none"; // "writer" | "replica" | "none" (nothing was read)
     std::string routeReason;
+    std::string replica; // which replica served, as QueryResult::replica ("" on the writer)
+    std::int64_t replicaDataAgeMs = -1;
 };
 
 // The one bounded hydration of search hits, shared by WS search, HTTP search and profile-name

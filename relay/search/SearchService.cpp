@@ -202,6 +202,8 @@ QueryResult SearchService::search(const std::vector<nostr::Filter> &filters,
             }
             result.route = rows.route;
             result.routeReason = rows.routeReason;
+            result.replica = rows.replica;
+            result.replicaDataAgeMs = rows.replicaDataAgeMs;
             for (StoredEvent &stored : rows.events) {
                 // The index is only a pointer: the canonical row must still match the filter and
                 // still be readable by the caller now.

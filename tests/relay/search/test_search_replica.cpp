@@ -88,6 +88,9 @@ private slots:
         QCOMPARE(int(result.status), int(HydrationResult::Status::Ok));
         QCOMPARE(result.route, std::string("replica"));
         QCOMPARE(result.routeReason, std::string("fresh"));
+        // Which replica, and how old its data was (relay/README.md "Read routing").
+        QCOMPARE(result.replica, std::string("replica-0"));
+        QVERIFY(result.replicaDataAgeMs >= 0);
         QCOMPARE(idsOf(result.events), std::vector<std::string> {event.id});
         QCOMPARE(m_replicas->metrics().count(ReadPath::BridgeSearchHydrate,
                                              RouteDecisionLabel::Replica, RouteReason::Fresh),
@@ -122,6 +125,7 @@ private slots:
             ReadPath::BridgeSearchHydrate);
         QCOMPARE(result.route, std::string("writer"));
         QCOMPARE(result.routeReason, std::string("stale"));
+        QCOMPARE(result.replica, std::string()); // the writer names no replica
         QCOMPARE(idsOf(result.events), (std::vector<std::string> {recent.id, old.id}));
         QCOMPARE(m_replicas->metrics().count(ReadPath::BridgeSearchHydrate,
                                              RouteDecisionLabel::Writer, RouteReason::Stale),
