@@ -71,13 +71,41 @@ bool EventVerifier::answers(const nostr::Event &event, const nostr::Filter &filt
     return true;
 }
 
+bool EventVerifier::isPresenceQuery(const nostr::Filter &filter)
+{
+    return filter.kinds && filter.kinds->size() == 1
+        && filter.kinds->front() == nostr::kinds::kPresence && filter.authors
+        && !filter.authors->empty();
+}
+
+bool EventVerifier::isRelayPresenceAnswer(const nostr::Event &event, const nostr::Filter &filter,
+                                          const std::string &relayKey)
+{
+    if (relayKey.empty() || event.pubkey != relayKey || event.kind != nostr::kinds::kPresence
+        || !isPresenceQuery(filter))
+        return false;
+    const std::string *subject = nullptr;
+    for (const auto &tag : event.tags) {
+        if (tag.size() >= 2 && tag[0] == "p") {
+            if (subject)
+                return false; // about one author, or about nobody in particular
+            subject = &tag[1];
+        }
+    }
+    return subject
+        && std::find(filter.authors->begin(), filter.authors->end(), *subject)
+        != filter.authors->end();
+}
+
 std::optional<QString> EventVerifier::problem(const nostr::Event &event,
-                                              const std::vector<nostr::Filter> &asked)
+                                              const std::vector<nostr::Filter> &asked,
+                                              const std::string &relayKey)
 {
     // The cheap check first: a foreign event costs no hashing.
     bool answered = asked.empty();
     for (const nostr::Filter &filter : asked)
-        answered = answered || answers(event, filter);
+        answered =
+            answered || answers(event, filter) || isRelayPresenceAnswer(event, filter, relayKey);
     if (!answered)
         return QStringLiteral("not what was asked for (%1)").arg(describe(event));
     if (auto error = event.verificationError()) {

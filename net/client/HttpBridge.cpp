@@ -4,6 +4,7 @@
 #include "net/client/EventVerifier.h"
 #include "net/client/RequestLog.h"
 #include "net/client/Signer.h"
+#include "net/nostr/Hex.h"
 #include "net/nostr/Nip98.h"
 #include "net/nostr/RelayUrl.h"
 
@@ -354,6 +355,49 @@ QCoro::Task<Result<CountResponse>> HttpBridge::count(const std::vector<nostr::Fi
     co_return CountResponse {
         static_cast<qint64>(document.object().value(QLatin1String("count")).toDouble()),
         raw->route};
+}
+
+QCoro::Task<Result<QString>> HttpBridge::relayPublicKey(RequestOptions options)
+{
+    RequestLogEntry entry;
+    entry.startedAt = QDateTime::currentDateTimeUtc();
+    entry.caller = options.caller;
+    entry.method = QStringLiteral("GET /");
+    entry.detail = QStringLiteral("NIP-11 relay information");
+    QElapsedTimer clock;
+    clock.start();
+    QNetworkRequest request(m_httpBase);
+    request.setRawHeader("Accept", "application/nostr+json");
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> reply(
+        m_network->get(request), [](QNetworkReply *r) { r->deleteLater(); });
+    CappedReply answerBody(reply.get(), qint64(1) << 20); // a document of a few hundred bytes
+    bool finished = reply->isFinished();
+    if (!finished)
+        finished = co_await qCoro(reply.get()).waitForFinished(options.timeout);
+    if (!finished)
+        reply->abort();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray body = answerBody.take();
+    entry.httpStatus = status;
+    entry.latencyMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    Result<QString> result = QString();
+    if (!finished || status == 0) {
+        result = fail(networkFailure(reply->error(), !finished));
+    } else if (status < 200 || status >= 300) {
+        result = fail(classifyHttpFailure(status, body, QString(), QString()));
+    } else {
+        const auto document =
+            nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+        const auto self = document.is_object() ? document.find("self") : document.end();
+        if (self != document.end() && self->is_string()
+            && nostr::isLowerHex(self->get<std::string>(), 64))
+            result = QString::fromStdString(self->get<std::string>());
+    }
+    entry.status = result ? QStringLiteral("ok") : result.error().kindName();
+    if (m_log)
+        m_log->append(entry);
+    co_return result;
 }
 
 } // namespace buzz::client

@@ -102,6 +102,9 @@ public:
                                              RequestOptions options);
     QCoro::Task<Result<CountResponse>> count(const std::vector<nostr::Filter> &filters,
                                              RequestOptions options);
+    // GET / with Accept: application/nostr+json (docs/buzz-protocol.md §NIP-11): the key the relay
+    // signs its own answers with (`self`, 64 lower-case hex), empty when it names none.
+    QCoro::Task<Result<QString>> relayPublicKey(RequestOptions options);
 
     // Lower level: POST `path` with a JSON body; returns the parsed 2xx body text. Used by the
     // three calls above (exposed for tests and diagnostics).

@@ -182,6 +182,7 @@ void RelaySocket::disposeSocket()
         return;
     QWebSocket *socket = std::exchange(m_socket, nullptr);
     socket->disconnect(this);
+    socket->flush(); // what was sent last ("offline" as the app quits) still goes out
     socket->abort();
     socket->deleteLater();
 }
@@ -300,10 +301,23 @@ void RelaySocket::handleAuthChallenge(const QString &challenge)
     sendJson(frame(nlohmann::json::array({"AUTH", auth.toJsonValue()})));
 }
 
+bool RelaySocket::sendEvent(const nostr::Event &event, const QString &caller)
+{
+    if (!m_socket || (m_state != State::Connected && m_state != State::Stalled))
+        return false;
+    sendJson(frame(nlohmann::json::array({"EVENT", event.toJsonValue()})));
+    logFrame(
+        QStringLiteral("WS EVENT"), caller, QStringLiteral("sent"),
+        QStringLiteral("event %1 kind %2").arg(QString::fromStdString(event.id)).arg(event.kind));
+    return true;
+}
+
 void RelaySocket::handleOk(const QString &eventId, bool accepted, const QString &message)
 {
-    if (eventId.isEmpty() || eventId != m_pendingAuthId)
+    if (eventId.isEmpty() || eventId != m_pendingAuthId) {
+        emit eventAnswered(eventId, accepted, message); // a sendEvent's OK
         return;
+    }
     if (m_log) {
         RequestLogEntry entry;
         entry.sequence = std::exchange(m_authLogSequence, 0);
@@ -502,22 +516,8 @@ void RelaySocket::handleClosed(const QString &id, const QString &reason)
 void RelaySocket::logFrame(const QString &method, const QString &caller, const QString &status,
                            const QString &detail, const QString &droppedReason)
 {
-    if (!m_log)
-        return;
-    RequestLogEntry entry;
-    entry.startedAt = QDateTime::currentDateTimeUtc();
-    entry.caller = caller;
-    entry.method = method;
-    entry.read = false;
-    entry.status = status;
-    entry.detail = detail;
-    if (!droppedReason.isEmpty()) {
-        qCWarning(lcSocket) << "dropped an event:" << droppedReason << detail;
-        entry.dropped = 1;
-        entry.droppedReason = droppedReason;
-        entry.errorDetail = droppedReason;
-    }
-    m_log->append(entry);
+    if (m_log)
+        m_log->appendFrame(method, caller, status, detail, droppedReason);
 }
 
 void RelaySocket::logReq(Subscription &subscription, const QString &status, const QString &error,
@@ -571,7 +571,7 @@ void RelaySocket::onTextMessage(const QString &text)
                                    .arg(id);
         // Verified before anything else sees it, once: the subscription's filters are what
         // was asked for (a relay may send anything on any subscription id).
-        if (auto problem = EventVerifier::problem(*event, it->filters)) {
+        if (auto problem = EventVerifier::problem(*event, it->filters, m_relayKey)) {
             logFrame(QStringLiteral("WS EVENT"), it->caller, QStringLiteral("dropped"), detail,
                      *problem);
             return;

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <optional>
+#include <string>
 #include <vector>
 
 class QWebSocket;
@@ -112,6 +113,14 @@ public:
     QString subscriptionError(const QString &subscriptionId) const; // the relay's CLOSED reason
     std::chrono::milliseconds resubscribeIn(const QString &subscriptionId) const;
 
+    // An event over the WebSocket (the ephemeral kinds the HTTP bridge refuses: presence, typing).
+    // False when not connected: nothing was sent. The relay's OK arrives as eventAnswered. What is
+    // sent last before the socket closes (an "offline" as the app quits) is flushed, not dropped.
+    bool sendEvent(const nostr::Event &event, const QString &caller);
+    // The key the relay signs its own answers with (NIP-11 `self`): relay-signed presence answers
+    // are used only when signed by it (EventVerifier). Empty: none is used.
+    void setRelayPublicKey(const QString &hex) { m_relayKey = hex.toStdString(); }
+
 signals:
     void stateChanged(buzz::client::RelaySocket::State state);
     // Connected again after trouble (failed attempts, a lost or stalled connection, a rejection):
@@ -121,6 +130,7 @@ signals:
     void subscriptionStateChanged(const QString &subscriptionId,
                                   buzz::client::RelaySocket::SubscriptionState state);
     void subscriptionResynced(const QString &subscriptionId);
+    void eventAnswered(const QString &eventId, bool accepted, const QString &message);
 
 private:
     using Subscription = RelaySubscription;
@@ -162,6 +172,7 @@ private:
     Timing m_timing;
     QWebSocket *m_socket = nullptr;
     State m_state = State::Idle;
+    std::string m_relayKey;
     QString m_lastError;
     bool m_lastErrorIsRelays = false;
     QString m_pendingAuthId;

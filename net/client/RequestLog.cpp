@@ -1,5 +1,9 @@
 #include "net/client/RequestLog.h"
 
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcRequestLog, "buzz.client.log")
+
 namespace buzz::client {
 
 QJsonObject RequestLogEntry::toJson() const
@@ -33,6 +37,25 @@ RequestLog::RequestLog(QObject *parent, std::size_t capacity)
     , m_capacity(capacity == 0 ? 1 : capacity)
 {
     qRegisterMetaType<buzz::client::RequestLogEntry>();
+}
+
+void RequestLog::appendFrame(const QString &method, const QString &caller, const QString &status,
+                             const QString &detail, const QString &droppedReason)
+{
+    RequestLogEntry entry;
+    entry.startedAt = QDateTime::currentDateTimeUtc();
+    entry.caller = caller;
+    entry.method = method;
+    entry.read = false;
+    entry.status = status;
+    entry.detail = detail;
+    if (!droppedReason.isEmpty()) {
+        qCWarning(lcRequestLog) << "dropped an event:" << droppedReason << detail;
+        entry.dropped = 1;
+        entry.droppedReason = droppedReason;
+        entry.errorDetail = droppedReason;
+    }
+    append(std::move(entry));
 }
 
 quint64 RequestLog::begin(RequestLogEntry &entry)

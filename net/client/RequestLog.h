@@ -60,6 +60,11 @@ public:
     // Stores a finished entry (a new sequence number unless begin() gave it one), dropping the
     // oldest beyond capacity, and emits entryAdded.
     quint64 append(RequestLogEntry entry);
+    // A WebSocket frame other than a REQ (an event received, dropped or sent, a NOTICE), for the
+    // Diagnostics dock: never a secret, never event content. `droppedReason`: why an event was
+    // not used.
+    void appendFrame(const QString &method, const QString &caller, const QString &status,
+                     const QString &detail, const QString &droppedReason = {});
 
     const std::deque<RequestLogEntry> &entries() const { return m_entries; }
     std::size_t size() const { return m_entries.size(); }

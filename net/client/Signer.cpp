@@ -11,6 +11,8 @@ Signer::~Signer() = default;
 void Signer::setKey(std::shared_ptr<const nostr::SecretKey> key)
 {
     const QString before = publicKeyHex();
+    if (before != (key ? QString::fromStdString(key->publicKeyHex()) : QString()))
+        emit keyAboutToChange();
     m_key = std::move(key);
     if (publicKeyHex() != before)
         emit keyChanged();

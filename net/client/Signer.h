@@ -27,6 +27,9 @@ public:
     QString publicKeyHex() const; // empty without a key
 
 signals:
+    // The key is about to change (key() is still the old one): the last chance to sign with it,
+    // e.g. presence "offline" for the identity being signed out.
+    void keyAboutToChange();
     void keyChanged();
 
 private:
