@@ -137,6 +137,9 @@ void RecordingProxy::closePipe(Pipe *pipe)
         pipe->client->deleteLater();
     }
     pipe->upstream->disconnect(this);
+    // What the client sent before it went is passed on, as a proxy does (its last frame can be
+    // an "offline" presence); only then is the relay's side cut.
+    pipe->upstream->flush();
     pipe->upstream->abort();
     pipe->upstream->deleteLater();
     m_pipes.erase(std::remove(m_pipes.begin(), m_pipes.end(), pipe), m_pipes.end());
