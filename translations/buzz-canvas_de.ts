@@ -2067,6 +2067,45 @@ Gespeichert in: %2</translation>
     </message>
 </context>
 <context>
+    <name>buzz::ui::PresenceBar</name>
+    <message>
+        <source>Who is here</source>
+        <translation>Wer ist hier</translation>
+    </message>
+    <message>
+        <source>Someone else is editing this canvas</source>
+        <translation>Jemand anderes bearbeitet dieses Canvas</translation>
+    </message>
+    <message>
+        <source>%1, editing</source>
+        <translation>%1, bearbeitet gerade</translation>
+    </message>
+    <message>
+        <source>Editing now</source>
+        <translation>Bearbeitet gerade</translation>
+    </message>
+    <message>
+        <source>%1 (typing…)</source>
+        <translation>%1 (tippt …)</translation>
+    </message>
+    <message>
+        <source>%1 (editing)</source>
+        <translation>%1 (bearbeitet)</translation>
+    </message>
+    <message>
+        <source>Also here: %1</source>
+        <translation>Auch hier: %1</translation>
+    </message>
+    <message>
+        <source>%1 is editing too: if you both save, the later save is offered as a merge.</source>
+        <translation>%1 bearbeitet ebenfalls: Wenn Sie beide speichern, wird für das spätere Speichern eine Zusammenführung angeboten.</translation>
+    </message>
+    <message>
+        <source>%1 are editing too: if you all save, the later saves are offered as a merge.</source>
+        <translation>%1 bearbeiten ebenfalls: Wenn Sie alle speichern, wird für die späteren Speichervorgänge eine Zusammenführung angeboten.</translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::QuickPickDialog</name>
     <message>
         <source>Nothing matches “%1”.</source>

@@ -9,6 +9,7 @@
 #include "ui/FindBar.h"
 #include "ui/NoticeBanner.h"
 #include "ui/OutcomePresenter.h"
+#include "ui/PresenceBar.h"
 #include "ui/SaveNotice.h"
 #include "ui/UiFormat.h"
 
@@ -137,6 +138,7 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     layout->setContentsMargins(10, 8, 10, 8);
     layout->setSpacing(6);
     layout->addWidget(m_header);
+    layout->addWidget(new PresenceBar(m_services, this)); // below the header: who else is here
     for (NoticeBanner *banner : std::initializer_list<NoticeBanner *> {
              m_loadError, m_readOnly, m_liveChange, m_reloadConfirm, m_draftBanner,
              m_draftDiscardConfirm, m_saveNotice, m_discardConfirm})

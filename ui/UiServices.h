@@ -13,6 +13,7 @@ class SearchService;
 class ProfileCache;
 class DraftStore;
 class Identity;
+class PresenceService;
 } // namespace buzz::canvas
 
 namespace buzz::ui {
@@ -32,6 +33,7 @@ struct UiServices
     canvas::DraftStore *drafts = nullptr;
     canvas::Identity *identity = nullptr;
     SpellChecker *spelling = nullptr; // optional: no dictionary, no spell checking
+    canvas::PresenceService *presence = nullptr; // optional: who else is here, typing
 
     // Shown in the status bar: "Embedded relay" or the URL the user configured.
     QString relayLabel;
