@@ -713,6 +713,17 @@ Revision %3</translation>
     </message>
 </context>
 <context>
+    <name>buzz::ui::ChangesDialog</name>
+    <message>
+        <source>%1 lines added, %2 removed</source>
+        <translation>%1 Zeilen hinzugefügt, %2 entfernt</translation>
+    </message>
+    <message>
+        <source>Changed lines</source>
+        <translation>Geänderte Zeilen</translation>
+    </message>
+</context>
+<context>
     <name>buzz::ui::ChannelAccessNotice</name>
     <message>
         <source>&amp;Join channel</source>
@@ -1786,6 +1797,41 @@ Revision %3</translation>
     <message>
         <source>Close</source>
         <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>buzz::ui::LiveChangeNotice</name>
+    <message>
+        <source>change notice</source>
+        <translation>Änderungshinweis</translation>
+    </message>
+    <message>
+        <source>Show &amp;changes</source>
+        <translation>Ä&amp;nderungen zeigen</translation>
+    </message>
+    <message>
+        <source>%1 changed this canvas just now.</source>
+        <translation>%1 hat dieses Canvas gerade geändert.</translation>
+    </message>
+    <message>
+        <source>%1 lines added, %2 removed, at %3.</source>
+        <translation>%1 Zeilen hinzugefügt, %2 entfernt, um %3.</translation>
+    </message>
+    <message>
+        <source>What &amp;changed</source>
+        <translation>Was sich &amp;geändert hat</translation>
+    </message>
+    <message>
+        <source>This canvas changed since your last visit.</source>
+        <translation>Dieses Canvas hat sich seit Ihrem letzten Besuch geändert.</translation>
+    </message>
+    <message>
+        <source>Changes by %1</source>
+        <translation>Änderungen von %1</translation>
+    </message>
+    <message>
+        <source>Changes since your last visit</source>
+        <translation>Änderungen seit Ihrem letzten Besuch</translation>
     </message>
 </context>
 <context>

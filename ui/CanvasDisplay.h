@@ -29,6 +29,7 @@ public:
     // Keyboard focus to what is shown (the rendered canvas, the state line or the editor), so
     // typing and screen readers start at the canvas.
     void focusContent();
+    CanvasView *view() const { return m_view; } // the rendered canvas (live changes mark lines)
 
 private:
     void install(QTextDocument *document);

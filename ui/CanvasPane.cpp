@@ -7,6 +7,7 @@
 #include "ui/ChannelAccessNotice.h"
 #include "ui/ConflictDialog.h"
 #include "ui/FindBar.h"
+#include "ui/LiveChangeNotice.h"
 #include "ui/NoticeBanner.h"
 #include "ui/OutcomePresenter.h"
 #include "ui/PresenceBar.h"
@@ -140,8 +141,9 @@ CanvasPane::CanvasPane(const UiServices &services, QWidget *parent)
     layout->addWidget(m_header);
     layout->addWidget(new PresenceBar(m_services, this)); // below the header: who else is here
     for (NoticeBanner *banner : std::initializer_list<NoticeBanner *> {
-             m_loadError, m_readOnly, m_liveChange, m_reloadConfirm, m_draftBanner,
-             m_draftDiscardConfirm, m_saveNotice, m_discardConfirm})
+             new LiveChangeNotice(m_services, this, m_display), m_loadError, m_readOnly,
+             m_liveChange, m_reloadConfirm, m_draftBanner, m_draftDiscardConfirm, m_saveNotice,
+             m_discardConfirm})
         layout->addWidget(banner);
     layout->addWidget(m_display, 1);
 
@@ -493,10 +495,8 @@ void CanvasPane::onLiveChange(const canvas::CanvasRevision &revision)
 {
     m_liveChange->showMessage(
         tr("Changed by %1").arg(authorName(revision.author)), NoticeBanner::Tone::Info,
-        tr("%1 saved a new revision at %2 while you were editing. Reload shows "
-           "it (you are asked "
-           "first; your text stays as a draft); Merge combines it with your "
-           "edit.")
+        tr("%1 saved a new revision at %2 while you were editing. Reload shows it (you are asked "
+           "first; your text stays as a draft); Merge combines it with your edit.")
             .arg(authorName(revision.author), UiFormat::revisionTime(revision.createdAt)));
 }
 

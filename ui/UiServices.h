@@ -14,6 +14,7 @@ class ProfileCache;
 class DraftStore;
 class Identity;
 class PresenceService;
+class LastSeenRevisions;
 } // namespace buzz::canvas
 
 namespace buzz::ui {
@@ -34,6 +35,7 @@ struct UiServices
     canvas::Identity *identity = nullptr;
     SpellChecker *spelling = nullptr; // optional: no dictionary, no spell checking
     canvas::PresenceService *presence = nullptr; // optional: who else is here, typing
+    canvas::LastSeenRevisions *lastSeen = nullptr; // optional: "what changed since your last visit"
 
     // Shown in the status bar: "Embedded relay" or the URL the user configured.
     QString relayLabel;

@@ -6,6 +6,7 @@
 #include "canvas/ChannelWatch.h"
 #include "canvas/DraftStore.h"
 #include "canvas/Identity.h"
+#include "canvas/LastSeenRevisions.h"
 #include "canvas/PresenceService.h"
 #include "canvas/ProfileCache.h"
 #include "canvas/SearchService.h"
@@ -194,6 +195,9 @@ QCoro::Task<bool> DesktopSession::start()
     // The embedded relay gets a new port every run; its drafts are keyed by its data instead.
     m_services.draftRelayKey = m_relay ? QStringLiteral("embedded") : url.toString();
     m_services.draftCommunity = m_relay ? QStringLiteral("local") : connection->communityHost();
+    m_lastSeen = std::make_unique<canvas::LastSeenRevisions>(
+        m_settings.get(), m_services.draftRelayKey + QLatin1Char('|') + m_services.draftCommunity);
+    m_services.lastSeen = m_lastSeen.get();
 
     m_window = new ui::MainWindow(m_services, m_settings.get());
     m_window->setAttribute(Qt::WA_DeleteOnClose, false);
@@ -259,6 +263,7 @@ void DesktopSession::teardown()
     delete m_serviceOwner;
     m_serviceOwner = nullptr;
     m_services = {};
+    m_lastSeen.reset();
     if (m_relay) {
         m_relay->stop();
         m_relay.reset();

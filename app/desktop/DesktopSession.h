@@ -18,6 +18,9 @@ class QSettings;
 namespace buzz::client {
 class RelayConnection;
 }
+namespace buzz::canvas {
+class LastSeenRevisions;
+}
 namespace buzz::ui {
 class MainWindow;
 }
@@ -78,6 +81,7 @@ private:
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<QLockFile> m_lock; // one running app per profile (held across restart())
     std::unique_ptr<EmbeddedRelay> m_relay;
+    std::unique_ptr<canvas::LastSeenRevisions> m_lastSeen;
     ui::UiServices m_services;
     QObject *m_serviceOwner = nullptr; // parent of connection and services
     ui::MainWindow *m_window = nullptr;
