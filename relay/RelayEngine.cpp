@@ -17,6 +17,7 @@
 #include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
 #include "relay/store/Database.h"
+#include "relay/store/EventExport.h"
 #include "relay/store/PgFanoutListener.h"
 #include "relay/store/PgPresenceTable.h"
 #include "relay/store/PgReplayCache.h"
@@ -61,6 +62,7 @@ public:
     explicit Impl(Options options)
         : clock(std::move(options.clock))
         , emitter(relayKey(options.relaySecretKeyHex))
+        , mutedEmitter(nostr::SecretKey::generate(), true)
         , relayClock(options.relayClock ? options.relayClock : replication::RelayClock::system())
         , presence(options.presence ? options.presence : std::make_shared<MemoryPresenceTable>())
     {
@@ -72,6 +74,7 @@ public:
         else
             router = std::make_unique<routing::WriterOnlyRouter>(*store);
         pipeline = std::make_unique<ingest::IngestPipeline>(*store, emitter, *presence);
+        restorer = std::make_unique<ingest::IngestPipeline>(*store, mutedEmitter, *presence);
         queries = std::make_unique<query::QueryService>(*router);
         search = std::make_unique<search::SearchService>(*store, *router);
         search->setReplicas(tier); // full-text queries prefer a replica
@@ -271,6 +274,7 @@ public:
     // Declared in dependency order: each member is destroyed before what it refers to.
     std::function<std::int64_t()> clock;
     ingest::RelayEmitter emitter;
+    ingest::RelayEmitter mutedEmitter; // the import's: the export carries the relay's events
     std::shared_ptr<replication::RelayClock> relayClock;
     std::shared_ptr<PresenceTable> presence;
     std::shared_ptr<SharedReplayCache> replays; // null: this process's own cache is the only one
@@ -282,6 +286,7 @@ public:
     replication::ReplicaTier *tier = nullptr; // whichever of the two there is
     std::unique_ptr<routing::ReadRouter> router;
     std::unique_ptr<ingest::IngestPipeline> pipeline;
+    std::unique_ptr<ingest::IngestPipeline> restorer; // on mutedEmitter
     std::unique_ptr<query::QueryService> queries;
     std::unique_ptr<search::SearchService> search;
     std::string startupError;
@@ -311,6 +316,32 @@ void RelayEngine::ingestAsync(std::shared_ptr<const nostr::Event> event, Request
                               std::function<void(IngestResult)> done)
 {
     d->ingestAsync(std::move(event), std::move(context), std::move(done));
+}
+
+void RelayEngine::restoreAsync(std::shared_ptr<const nostr::Event> event, std::string community,
+                               std::function<void(IngestResult)> done)
+{
+    if (!d->restorer) {
+        done(IngestResult {IngestResult::Status::Internal, "error: internal server error"});
+        return;
+    }
+    d->restorer->restoreAsync(std::move(event), std::move(community), d->nowMs(),
+                              [done = std::move(done)](ingest::IngestPipeline::Outcome outcome) {
+                                  done(std::move(outcome.result));
+                              });
+}
+
+bool RelayEngine::exportEvents(const std::string &community,
+                               const std::function<void(const std::string &json)> &line,
+                               std::string &error)
+{
+    if (!d->store) {
+        error = d->startupError;
+        return false;
+    }
+    const store::ConnectionLease lease = d->store->leaseWriterConnection();
+    return store::EventExport::forEach(
+        lease, community, [&line](const StoredEvent &stored) { line(stored.json); }, error);
 }
 
 std::shared_ptr<SharedReplayCache> RelayEngine::sharedReplayCache() const

@@ -78,6 +78,19 @@ public:
     void ingestAsync(std::shared_ptr<const nostr::Event> event, RequestContext context,
                      std::function<void(IngestResult)> done);
 
+    // Import (buzz-mock-relay import; relay/README.md "Export and import"): one event of an export
+    // of `community`, its id and signature already verified by the caller, replayed through the
+    // ingest rules on its own created_at, without relay-signed side effects (the export carries
+    // them). Queued on the group commit like ingestAsync; `done` runs on the writer's thread.
+    // Nothing is announced to subscribers: import runs against a stopped relay.
+    void restoreAsync(std::shared_ptr<const nostr::Event> event, std::string community,
+                      std::function<void(IngestResult)> done);
+    // Export: every stored event of `community` in (created_at, id) order, as its wire JSON.
+    // False with `error` when reading failed part way.
+    bool exportEvents(const std::string &community,
+                      const std::function<void(const std::string &json)> &line,
+                      std::string &error);
+
     // NIP-98 ids shared by every relay process on the same PostgreSQL database; null on SQLite.
     std::shared_ptr<SharedReplayCache> sharedReplayCache() const;
 

@@ -3,6 +3,7 @@
 
 #include "BuzzVersion.h"
 #include "app/mock-relay/RelayConfig.h"
+#include "app/mock-relay/TransferCommand.h"
 #include "net/nostr/Keys.h"
 #include "relay/RelayHost.h"
 
@@ -76,12 +77,15 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(QStringLiteral("buzz-mock-relay"));
     QCoreApplication::setApplicationVersion(QStringLiteral(BUZZ_VERSION_FULL));
 
+    if (relay::TransferCommand::matches(app.arguments()))
+        return relay::TransferCommand::run(app.arguments(), QProcessEnvironment::systemEnvironment());
     auto parsed = relay::RelayConfig::fromArguments(app.arguments(),
                                                     QProcessEnvironment::systemEnvironment());
     if (!parsed)
         return fail(parsed.error() + " (see --help)");
     if (parsed->action == relay::RelayConfig::Action::ShowHelp) {
         std::fputs(relay::RelayConfig::helpText().toUtf8().constData(), stdout);
+        std::fputs(relay::TransferCommand::helpText().toUtf8().constData(), stdout);
         return 0;
     }
     if (parsed->action == relay::RelayConfig::Action::ShowVersion) {

@@ -104,6 +104,91 @@ void IngestPipeline::ingestAsync(std::shared_ptr<const nostr::Event> event, Requ
         });
 }
 
+bool IngestPipeline::isRelayWritten(int kind)
+{
+    return kind == nostr::kinds::kGroupMetadata || kind == nostr::kinds::kGroupAdmins
+        || kind == nostr::kinds::kGroupMembers || kind == nostr::kinds::kSystemMessage
+        || kind == nostr::kinds::kMemberAddedNotice || kind == nostr::kinds::kMemberRemovedNotice;
+}
+
+void IngestPipeline::restoreAsync(std::shared_ptr<const nostr::Event> event, std::string community,
+                                  std::int64_t nowMs, Done done)
+{
+    const bool relayWritten = isRelayWritten(event->kind);
+    if (nostr::isEphemeralKind(event->kind)) {
+        done(reject("invalid: ephemeral events are not stored"));
+        return;
+    }
+    if (!relayWritten && !KindRules::isAllowedFromClient(event->kind)) {
+        done(reject("restricted: unknown event kind"));
+        return;
+    }
+    if (event->content.size() > EventPrechecks::kMaxContentBytes) {
+        done(reject("invalid: content exceeds maximum size of 262144 bytes"));
+        return;
+    }
+    auto outcome = std::make_shared<Outcome>(internalError());
+    auto json = std::make_shared<const std::string>(event->toJson());
+    const std::string groupCommunity = community;
+    m_database.writeInGroupAsync(
+        groupCommunity, nowMs,
+        [this, event, json, community = std::move(community), nowMs, relayWritten,
+         outcome](store::WriteTransaction &tx) {
+            if (relayWritten) {
+                *outcome = restoreRelayWritten(tx, *event, *json, community);
+            } else {
+                // The rules run on the event's own clock: the decisions (CAS, membership, roles)
+                // are those the relay made when the event arrived, whenever the import runs.
+                const RequestContext context {community, event->pubkey, Transport::WebSocket};
+                *outcome = ingestLocked(tx, *event, *json, context, event->createdAt);
+            }
+            if (outcome->result.status == Status::Stored && !tx.commit(nowMs))
+                *outcome = internalError();
+        },
+        [outcome, done = std::move(done)](store::Store::GroupOutcome group) {
+            if (group == store::Store::GroupOutcome::Failed) {
+                done(internalError());
+                return;
+            }
+            done(std::move(*outcome));
+        });
+}
+
+Outcome IngestPipeline::restoreRelayWritten(store::WriteTransaction &tx, const nostr::Event &event,
+                                            const std::string &json, const std::string &community)
+{
+    // Where RelayEmitter files them: discovery under its d tag, system messages under h,
+    // membership notices global (the p gate decides who reads them).
+    std::optional<std::string> channel;
+    if (nostr::isParameterizedReplaceableKind(event.kind))
+        channel = addressTag(event);
+    else if (event.kind == nostr::kinds::kSystemMessage)
+        channel = KindRules::channelFromTags(event);
+    std::optional<std::string> replacedId;
+    if (nostr::isParameterizedReplaceableKind(event.kind)) {
+        if (const auto live = tx.reader().liveReplaceable(community, event.kind, event.pubkey,
+                                                          addressTag(event))) {
+            if (!nostr::isNewer(event.createdAt, event.id, live->createdAt, live->id))
+                return reject("duplicate:", Status::Duplicate);
+            replacedId = live->id;
+        }
+    }
+    StoredEvent stored {event, json, community, channel};
+    switch (tx.rows().insertEvent(stored, addressTag(event), event.createdAt, std::nullopt)) {
+    case store::EventRows::InsertOutcome::Failed:
+        return internalError();
+    case store::EventRows::InsertOutcome::AlreadyExists:
+        return reject("duplicate:", Status::Duplicate);
+    case store::EventRows::InsertOutcome::Inserted:
+        break;
+    }
+    if (replacedId && !tx.rows().softDelete(community, *replacedId, event.createdAt))
+        return internalError();
+    Outcome outcome {IngestResult {Status::Stored, ""}, {}};
+    outcome.committed.push_back(std::move(stored));
+    return outcome;
+}
+
 std::optional<Outcome> IngestPipeline::presence(const nostr::Event &event,
                                                 const RequestContext &context, std::int64_t now)
 {

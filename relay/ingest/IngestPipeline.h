@@ -51,7 +51,20 @@ public:
     void ingestAsync(std::shared_ptr<const nostr::Event> event, RequestContext context,
                      std::int64_t now, std::int64_t nowMs, Done done);
 
+    // Import (relay/README.md "Export and import"): one event of an export, already verified by
+    // the caller, replayed with created_at as the rules' clock and no relay-signed side effects
+    // (construct this pipeline with a muted emitter): the export's own relay-signed events follow
+    // it and are stored as they are. No precheck, commit floor or cross-process announcement:
+    // import runs against a stopped relay.
+    void restoreAsync(std::shared_ptr<const nostr::Event> event, std::string community,
+                      std::int64_t nowMs, Done done);
+    // The kinds only the relay signs (discovery, system messages, membership notices).
+    static bool isRelayWritten(int kind);
+
 private:
+    // An export's relay-signed event stored as it is, replacing an older addressable version.
+    Outcome restoreRelayWritten(store::WriteTransaction &tx, const nostr::Event &event,
+                                const std::string &json, const std::string &community);
     // Presence never reaches the writer: it is kept in the presence table and fanned out.
     std::optional<Outcome> presence(const nostr::Event &event, const RequestContext &context,
                                     std::int64_t now);

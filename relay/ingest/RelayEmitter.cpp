@@ -19,6 +19,8 @@ bool RelayEmitter::storeAddressable(store::WriteTransaction &tx, const model::Ch
                                     int kind, nostr::Tags tags, std::int64_t now,
                                     std::vector<StoredEvent> &emitted)
 {
+    if (m_muted)
+        return true;
     store::EventLookup &reader = tx.reader();
     const auto previous =
         reader.liveReplaceable(channel.community, kind, publicKeyHex(), channel.uuid);
@@ -91,6 +93,8 @@ bool RelayEmitter::storeRegular(store::WriteTransaction &tx, nostr::Event event,
                                 const std::optional<std::string> &channel, std::int64_t now,
                                 std::vector<StoredEvent> &emitted)
 {
+    if (m_muted)
+        return true;
     StoredEvent stored;
     stored.event = std::move(event);
     stored.json = stored.event.toJson();

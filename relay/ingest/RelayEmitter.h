@@ -21,8 +21,11 @@ namespace buzz::relay::ingest {
 class RelayEmitter
 {
 public:
-    explicit RelayEmitter(nostr::SecretKey key)
+    // A muted emitter stores nothing and reports success: an import (RelayEngine::restoreAsync)
+    // replays the relay-signed events of the export instead, so they keep their ids.
+    explicit RelayEmitter(nostr::SecretKey key, bool muted = false)
         : m_key(std::move(key))
+        , m_muted(muted)
     { }
 
     const std::string &publicKeyHex() const { return m_key.publicKeyHex(); }
@@ -59,6 +62,7 @@ private:
                           nostr::Tags tags, std::int64_t now, std::vector<StoredEvent> &emitted);
 
     nostr::SecretKey m_key;
+    bool m_muted = false;
 };
 
 } // namespace buzz::relay::ingest
