@@ -88,8 +88,7 @@ public:
     // Export: every stored event of `community` in (created_at, id) order, as its wire JSON.
     // False with `error` when reading failed part way.
     bool exportEvents(const std::string &community,
-                      const std::function<void(const std::string &json)> &line,
-                      std::string &error);
+                      const std::function<void(const std::string &json)> &line, std::string &error);
 
     // NIP-98 ids shared by every relay process on the same PostgreSQL database; null on SQLite.
     std::shared_ptr<SharedReplayCache> sharedReplayCache() const;

@@ -10,9 +10,8 @@ namespace buzz::relay {
 namespace {
 bool isBlank(const std::string &line)
 {
-    return std::all_of(line.begin(), line.end(), [](char c) {
-        return c == ' ' || c == '\t' || c == '\r';
-    });
+    return std::all_of(line.begin(), line.end(),
+                       [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
 bool isDuplicate(IngestResult::Status status)

@@ -51,9 +51,9 @@ std::optional<TransferOptions> parse(const QStringList &arguments, std::string &
         };
         if (auto name = value(QStringLiteral("--community-name")))
             options.community = name->toStdString();
-        else if (auto file = value(options.command == QLatin1String("export")
-                                       ? QStringLiteral("--output")
-                                       : QStringLiteral("--input")))
+        else if (auto file =
+                     value(options.command == QLatin1String("export") ? QStringLiteral("--output")
+                                                                      : QStringLiteral("--input")))
             options.file = file->toStdString();
         else if (argument == QLatin1String("--stop-on-error")
                  && options.command == QLatin1String("import"))

@@ -78,7 +78,8 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(BUZZ_VERSION_FULL));
 
     if (relay::TransferCommand::matches(app.arguments()))
-        return relay::TransferCommand::run(app.arguments(), QProcessEnvironment::systemEnvironment());
+        return relay::TransferCommand::run(app.arguments(),
+                                           QProcessEnvironment::systemEnvironment());
     auto parsed = relay::RelayConfig::fromArguments(app.arguments(),
                                                     QProcessEnvironment::systemEnvironment());
     if (!parsed)

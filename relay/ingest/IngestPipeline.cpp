@@ -134,6 +134,12 @@ void IngestPipeline::restoreAsync(std::shared_ptr<const nostr::Event> event, std
         groupCommunity, nowMs,
         [this, event, json, community = std::move(community), nowMs, relayWritten,
          outcome](store::WriteTransaction &tx) {
+            // Already there (an import run again): the rules would judge it against the later
+            // state (a canvas revision against a newer head) and refuse what is in fact stored.
+            if (tx.reader().findById(community, event->id)) {
+                *outcome = reject("duplicate:", Status::Duplicate);
+                return;
+            }
             if (relayWritten) {
                 *outcome = restoreRelayWritten(tx, *event, *json, community);
             } else {
