@@ -1,7 +1,7 @@
 // Renders the README screenshots from the real widgets (QWidget::grab, offscreen or under Xvfb):
 //   ui_screenshots <output dir>  →  main-window.png, history-diff.png, search-results.png,
 //                                   conflict-dialog.png, typed-while-saving.png,
-//                                   history-blame.png,
+//                                   history-blame.png, presence.png, live-change.png,
 //                                   main-window-de.png (German UI), main-window-dark.png (dark
 //                                   palette), relay-offline.png
 // Not a test: run it by hand when the UI changes.
@@ -14,10 +14,13 @@
 #include "canvas/ChannelService.h"
 #include "canvas/ProfileCache.h"
 #include "ui/BlameView.h"
+#include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/ConflictDialog.h"
 #include "ui/HistoryPanel.h"
+#include "ui/LiveChangeNotice.h"
 #include "ui/MainWindow.h"
+#include "ui/PresenceBar.h"
 #include "ui/SearchPanel.h"
 #include "ui/models/BlameModel.h"
 #include "ui/models/HistoryModel.h"
@@ -244,6 +247,35 @@ int main(int argc, char *argv[])
     save(window, QDir(out).filePath(QStringLiteral("history-blame.png")));
     details->setCurrentIndex(0);
     window->historyDock()->hide();
+
+    // Who is here: Jonas has the canvas open and types while Maya edits it too.
+    auto *jonasPane = jonas->window()->canvasPane();
+    jonasPane->startEditing();
+    QTest::keyClicks(jonasPane->editor()->editor(), QStringLiteral("Dates: "));
+    auto *presence = window->findChild<ui::PresenceBar *>(QStringLiteral("presenceBar"));
+    if (!QTest::qWaitFor([presence] { return !presence->warning().isEmpty(); }, 10000))
+        return 1;
+    QTest::qWait(300);
+    save(window, QDir(out).filePath(QStringLiteral("presence.png")));
+
+    // A change while reading: Jonas reads, Maya saves; his window says so and marks the lines.
+    jonasPane->session()->discardEdit();
+    auto *jonasWindow = jonas->window();
+    jonasWindow->resize(1400, 860);
+    editor->moveCursor(QTextCursor::End);
+    editor->insertPlainText(QStringLiteral("\n- Release notes reviewed by Jonas"));
+    pane->save();
+    auto *liveNotice =
+        jonasWindow->findChild<ui::LiveChangeNotice *>(QStringLiteral("liveUpdateBanner"));
+    if (!QTest::qWaitFor(
+            [liveNotice] {
+                return liveNotice->isVisible() && !liveNotice->highlightedBlocks().isEmpty();
+            },
+            10000))
+        return 1;
+    QTest::qWait(300);
+    save(jonasWindow, QDir(out).filePath(QStringLiteral("live-change.png")));
+    pane->session()->leaveEditing();
 
     // The German UI (LANGUAGE=de) in Maya's window, and a dark palette in Jonas's.
     desktop::Translations::install(QLocale(QLocale::German, QLocale::Germany));
