@@ -63,6 +63,9 @@ PresenceService::PresenceService(client::RelayConnection *connection, QObject *p
     }
     m_heartbeat.setInterval(kHeartbeatInterval);
     connect(&m_heartbeat, &QTimer::timeout, this, &PresenceService::publishCurrent);
+    m_answer.setSingleShot(true);
+    m_answer.setInterval(kAnswerDelay);
+    connect(&m_answer, &QTimer::timeout, this, &PresenceService::publishCurrent);
 }
 
 PresenceService::~PresenceService()
@@ -289,7 +292,15 @@ void PresenceService::onEvent(const QString &subscriptionId, const nostr::Event 
             m_model->applyStatus(QString::fromStdString(*subject), content, event.createdAt, false);
         return;
     }
+    const auto isHere = [this, &author] {
+        const auto people = m_model->peopleIn(m_channel);
+        return std::any_of(people.begin(), people.end(),
+                           [&author](const auto &person) { return person.pubkey == author; });
+    };
+    const bool wasHere = isHere();
     m_model->applyStatus(author, content, event.createdAt, true);
+    if (!wasHere && !m_channel.isEmpty() && isHere() && !m_answer.isActive())
+        m_answer.start();
 }
 
 } // namespace buzz::canvas

@@ -35,6 +35,9 @@ namespace buzz::canvas {
 //    from its presence table, relay-signed, used only when signed by the key the relay names in
 //    its NIP-11 document (EventVerifier), then their own events live;
 //  - {"kinds":[20002],"#h":[channel]}: typing in the open channel.
+// Someone the relay's answer cannot name (not a member: anyone may open an open channel's canvas)
+// would learn who is here only from their next heartbeats; so whoever sees a newcomer arrive on
+// its canvas says again that it is here, once, kAnswerDelay later (one event per arrival each).
 // Every event is verified where it arrives (RelaySocket: id, signature, what was asked for), and
 // typing must name the open channel in its first `h` tag. Caller labels: presence, typing,
 // presence_watch, presence_query, typing_watch, presence_members, relay_info.
@@ -45,6 +48,7 @@ public:
     static constexpr std::chrono::milliseconds kHeartbeatInterval {30000};
     static constexpr std::chrono::milliseconds kTypingInterval {3000};
     static constexpr int kMaxAskedAuthors = 500; // one presence query's authors
+    static constexpr std::chrono::milliseconds kAnswerDelay {300}; // arrivals meanwhile: one answer
 
     explicit PresenceService(client::RelayConnection *connection, QObject *parent = nullptr);
     ~PresenceService() override;
@@ -92,6 +96,7 @@ private:
     qint64 m_lastTypingMs = 0;
     std::chrono::milliseconds m_typingInterval = kTypingInterval;
     QTimer m_heartbeat;
+    QTimer m_answer; // a newcomer arrived: say we are here
     QString m_globalWatch;
     QString m_presenceQuery;
     QStringList m_asked; // authors of m_presenceQuery

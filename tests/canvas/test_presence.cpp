@@ -240,6 +240,29 @@ private slots:
         QVERIFY(!carolPresence.model()->knownPubkeys().contains(bobKey));
     }
 
+    void aNewcomerSeesThoseTheRelayCannotName()
+    {
+        // Carol and Dave are no members of the open channel: the relay's answer about its
+        // members does not name Carol, yet Dave sees her at once, as she answers his arrival.
+        test::ProxiedRelay relay;
+        QVERIFY(relay.start());
+        relay::test::TestIdentity owner;
+        const QString channel = QString::fromStdString(relay.relay->createChannel(owner, "open"));
+        CanvasClient carol(relay.proxy.url());
+        CanvasClient dave(relay.proxy.url());
+        carol.connection->socket()->open();
+        dave.connection->socket()->open();
+        PresenceService carolPresence(carol.connection.get());
+        carolPresence.setChannel(channel);
+        QSignalSpy carolPublished(&carolPresence, &PresenceService::published);
+        QVERIFY(carolPublished.wait(10000));
+        PresenceService davePresence(dave.connection.get());
+        davePresence.setChannel(channel);
+        const QString carolKey = QString::fromStdString(carol.identity.pubkey());
+        QTRY_COMPARE_WITH_TIMEOUT(pubkeysIn(*davePresence.model(), channel), QStringList {carolKey},
+                                  2000);
+    }
+
     void signingOutSaysOfflineForTheOldIdentity()
     {
         test::ProxiedRelay relay;
