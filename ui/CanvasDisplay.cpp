@@ -1,9 +1,11 @@
 #include "ui/CanvasDisplay.h"
 
+#include "canvas/CanvasWriteRules.h"
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasView.h"
 #include "ui/ContentDocument.h"
 #include "ui/MarkdownRenderer.h"
+#include "ui/MonospaceFont.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QLabel>
@@ -52,7 +54,15 @@ void CanvasDisplay::showContent(const QString &markdown)
         auto *document = new ContentDocument(m_view);
         document->setDefaultFont(m_view->document()->defaultFont());
         document->setDocumentMargin(kDocumentMargin);
-        MarkdownRenderer::render(document, markdown, m_view->palette());
+        if (canvas::CanvasWriteRules::utf8Size(markdown)
+            > canvas::CanvasWriteRules::kMaxContentBytes) {
+            // More than any relay accepts: only a relay that ignores the cap sends it, and its
+            // Markdown import would hold the window for a second per MiB. Shown as text.
+            document->setDefaultFont(MonospaceFont::font());
+            document->setPlainText(markdown);
+        } else {
+            MarkdownRenderer::render(document, markdown, m_view->palette());
+        }
         install(document);
         m_rendered = markdown;
     }

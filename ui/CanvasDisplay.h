@@ -23,7 +23,8 @@ public:
     // a document no widget shows yet, which then replaces the view's: Qt's import into the shown
     // document re-lays it out at every step (2.6 s for 256 KiB on the CI machine, 0.19 s
     // detached), and the view lays a new document out lazily, a slice per event-loop turn, so
-    // the first screen paints at once. The reader keeps their place when the text changes.
+    // the first screen paints at once. The reader keeps their place when the text changes. Text
+    // over the relay's cap (only a relay that ignores it sends that) is shown as plain text.
     void showContent(const QString &markdown);
     void showEditor();
     // Keyboard focus to what is shown (the rendered canvas, the state line or the editor), so
