@@ -8,6 +8,7 @@
 #include "canvas/CanvasWriteRules.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RequestLog.h"
+#include "ui/CanvasDisplay.h"
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/MainWindow.h"
@@ -192,6 +193,21 @@ private slots:
         QTRY_VERIFY(!pane->isEditing());
         QTRY_VERIFY(view->isVisible());
         QVERIFY(view->toPlainText().contains(QStringLiteral("Closing words.")));
+    }
+
+    void textOverTheCapShowsAsPlainText()
+    {
+        // Only a relay that ignores the cap sends more; its import would hold the window.
+        ui::CanvasDisplay display(new ui::CanvasEditor); // the display's page from now on
+        const QString text = sections(300);
+        QVERIFY(canvas::CanvasWriteRules::utf8Size(text)
+                > canvas::CanvasWriteRules::kMaxContentBytes);
+        display.showContent(text);
+        auto *view = display.findChild<QTextBrowser *>(QStringLiteral("canvasView"));
+        QCOMPARE(display.currentWidget(), view);
+        QCOMPARE(view->toPlainText(), text); // the source as it is, "## " and all
+        display.showContent(sections(8));
+        QCOMPARE(view->document()->firstBlock().blockFormat().headingLevel(), 2);
     }
 
     void markdownLooksLikeMarkdown()
