@@ -57,4 +57,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestNostrRules)
-#include "tst_nostr_rules.moc"
+#include "test_nostr_rules.moc"

@@ -546,4 +546,4 @@ void TestNostrEvent::kindClasses()
 }
 
 QTEST_GUILESS_MAIN(TestNostrEvent)
-#include "tst_nostr_event.moc"
+#include "test_nostr_event.moc"

@@ -198,4 +198,4 @@ void TestNostrNip19::shortNpub()
 }
 
 QTEST_GUILESS_MAIN(TestNostrNip19)
-#include "tst_nostr_nip19.moc"
+#include "test_nostr_nip19.moc"

@@ -257,4 +257,4 @@ void TestNostrFilter::singleChannel()
 }
 
 QTEST_GUILESS_MAIN(TestNostrFilter)
-#include "tst_nostr_filter.moc"
+#include "test_nostr_filter.moc"

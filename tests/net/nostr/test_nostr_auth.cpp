@@ -421,4 +421,4 @@ void TestNostrAuth::nip98PayloadMismatch()
 }
 
 QTEST_GUILESS_MAIN(TestNostrAuth)
-#include "tst_nostr_auth.moc"
+#include "test_nostr_auth.moc"

@@ -90,4 +90,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestNostrSha256)
-#include "tst_nostr_sha256.moc"
+#include "test_nostr_sha256.moc"
