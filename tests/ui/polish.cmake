@@ -11,7 +11,8 @@ set_tests_properties(test_ui_translations PROPERTIES
     ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_LOGGING_RULES=buzz.*.debug=false;LANGUAGE=de")
 
 # The real app driven from outside through AT-SPI only (tests/ui/atspi): finds it, edits, saves,
-# reads the canvas and the save state, restores a revision from History. Xvfb and a private D-Bus
+# reads the canvas and the save state, restores a revision from History, reads its blame, and sees
+# a second person's app (on the first one's relay) arrive in the presence row and leave. Xvfb and a private D-Bus
 # session with the AT-SPI bus; exit 77 (skipped) only when that bus cannot start.
 add_test(NAME test_ui_atspi
     COMMAND "${CMAKE_CURRENT_LIST_DIR}/atspi/run_atspi_check.sh" "$<TARGET_FILE:buzz-canvas>")

@@ -2,8 +2,10 @@
 """Drives buzz-canvas from outside through AT-SPI only, as QA scripts and screen readers do.
 
 Finds the app, edits the canvas, saves, reads the canvas text and the save state, selects a revision
-in History, restores it and reads its blame. On the way it checks that no two controls of the window
-share an accessible name (shown or not), so a script can address each one by name. Run by
+in History, restores it and reads its blame. Then a second person (a second app, its own profile, on
+the first app's embedded relay) opens the channel: the first window's presence row names them, and
+forgets them when they quit. On the way it checks that no two controls of the window share an
+accessible name (shown or not), so a script can address each one by name. Run by
 run_atspi_check.sh (Xvfb + a private D-Bus session with the AT-SPI
 bus). Every wait polls AT-SPI state against a deadline, so a loaded machine only makes it slower.
 
@@ -11,6 +13,7 @@ usage: atspi_check.py BUZZ_CANVAS_BINARY
 """
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -208,6 +211,36 @@ def edit_and_save(window, text):
     return canvas
 
 
+def relay_url(log_path):
+    with open(log_path, encoding="utf-8", errors="replace") as log:
+        found = re.search(r'relay URL "(ws://[^"]+)"', log.read())
+    return found.group(1) if found else None
+
+
+def check_presence(binary, env, log_path, window):
+    """A second person opens the channel: the presence row says so, by name, and forgets them."""
+    url = wait_for("the embedded relay's URL in the app's log", lambda: relay_url(log_path))
+    other_profile = tempfile.mkdtemp(prefix="buzz-atspi-other-")
+    other = subprocess.Popen([binary, "--profile", other_profile, "--relay", url], env=env,
+                             stderr=subprocess.DEVNULL)
+    try:
+        row = wait_for("the presence row", lambda: find(
+            window, lambda n: n.name == "Who is here" and showing(n)))
+        summary = wait_for("someone named in it", lambda: find(
+            row, lambda n: n.name.startswith("Also here: ") and showing(n)))
+        print("presence read through AT-SPI:", repr(summary.name))
+        check_unique_names(window, "with someone else here")
+    finally:
+        other.terminate()  # quits as a desktop session ending does: "offline" first
+        try:
+            other.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            other.kill()
+    wait_for("the presence row to forget them", lambda: find(
+        window, lambda n: n.name == "Who is here" and showing(n)) is None)
+    print("departure read through AT-SPI")
+
+
 def run(binary):
     profile = tempfile.mkdtemp(prefix="buzz-atspi-")
     env = dict(os.environ)
@@ -218,7 +251,10 @@ def run(binary):
         "LANGUAGE": "en",
         "LC_ALL": "C.UTF-8",
     })
-    app_process = subprocess.Popen([binary, "--profile", profile], env=env)
+    # The embedded relay's address, for the second person's app: its server logs it at start.
+    env["QT_LOGGING_RULES"] = "buzz.relay.server.info=true"
+    log = tempfile.NamedTemporaryFile(prefix="buzz-atspi-log-", mode="w+", delete=False)
+    app_process = subprocess.Popen([binary, "--profile", profile], env=env, stderr=log)
     app = None
     try:
         app = wait_for("buzz-canvas on the AT-SPI bus", lambda: find_app(app_process.pid))
@@ -275,6 +311,8 @@ def run(binary):
         if first[1] != "You" or first[3] != "# First version":
             raise CheckFailed("the blame's first row reads %r" % first)
         print("blame read through AT-SPI:", first)
+
+        check_presence(binary, env, log.name, window)
         print("AT-SPI check passed")
         return 0
     except CheckFailed:
@@ -288,6 +326,8 @@ def run(binary):
             app_process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             app_process.kill()
+        log.close()
+        os.unlink(log.name)
 
 
 if __name__ == "__main__":
