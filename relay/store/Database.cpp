@@ -256,6 +256,8 @@ void Database::runGroup(const std::vector<GroupMember *> &members)
             forgetWriteStart(member->nowMs);
     };
     std::unique_lock writer(m_writerMutex);
+    if (m_checkpointer)
+        m_checkpointer->applyJournalLimit(); // between transactions, on the writer's thread
     m_groups.fetch_add(1, std::memory_order_relaxed);
     m_members.fetch_add(members.size(), std::memory_order_relaxed);
     if (!m_writer->exec("BEGIN IMMEDIATE")) {
@@ -391,6 +393,8 @@ std::unique_ptr<Database::WriteTransaction> Database::beginWrite(const std::stri
 {
     rememberWriteStart(nowMs);
     std::unique_lock lock(m_writerMutex);
+    if (m_checkpointer)
+        m_checkpointer->applyJournalLimit();
     std::unique_ptr<WriteTransaction> transaction(new WriteTransaction(
         *this, std::move(lock), community, nowMs, WriteTransaction::Scope::Transaction));
     if (!m_writer->exec("BEGIN IMMEDIATE")) {

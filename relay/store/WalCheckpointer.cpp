@@ -2,6 +2,9 @@
 
 #include <QLoggingCategory>
 
+#include <algorithm>
+#include <string>
+
 #include <pthread.h>
 
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
@@ -22,6 +25,8 @@ std::unique_ptr<WalCheckpointer> WalCheckpointer::start(SqliteConnection &writer
     }
     std::unique_ptr<WalCheckpointer> checkpointer(
         new WalCheckpointer(writer, std::move(connection)));
+    checkpointer->measureDatabase();
+    checkpointer->applyJournalLimit();
     // Replaces the writer's automatic checkpoint (sqlite3_wal_autocheckpoint is this same hook).
     sqlite3_wal_hook(writer.handle(), &WalCheckpointer::walHook, checkpointer.get());
     checkpointer->m_thread = std::thread([raw = checkpointer.get()] {
@@ -49,11 +54,45 @@ WalCheckpointer::~WalCheckpointer()
         m_thread.join();
 }
 
+int WalCheckpointer::thresholdFor(std::int64_t databasePages, int cap)
+{
+    const std::int64_t share = std::max<std::int64_t>(kMinPages, databasePages / kDatabaseShare);
+    return int(std::min<std::int64_t>(cap, share));
+}
+
+void WalCheckpointer::updateThreshold()
+{
+    m_threshold.store(thresholdFor(m_databasePages.load(), m_pages.load()));
+}
+
+void WalCheckpointer::measureDatabase()
+{
+    const auto single = [&](const char *sql) -> std::int64_t {
+        auto statement = m_connection->prepare(sql);
+        return statement.step() ? statement.int64(0) : 0;
+    };
+    if (const std::int64_t pageSize = single("PRAGMA page_size"); pageSize > 0)
+        m_pageSize.store(pageSize);
+    m_databasePages.store(single("PRAGMA page_count"));
+    updateThreshold();
+}
+
+void WalCheckpointer::applyJournalLimit()
+{
+    const int pages = m_threshold.load();
+    if (pages == m_appliedLimitPages)
+        return;
+    // The WAL's frames are a page and a 24-byte header each, after a 32-byte file header.
+    const std::int64_t bytes = 32 + std::int64_t(pages) * (m_pageSize.load() + 24);
+    if (m_writer.exec(("PRAGMA journal_size_limit=" + std::to_string(bytes) + ";").c_str()))
+        m_appliedLimitPages = pages;
+}
+
 int WalCheckpointer::walHook(void *context, sqlite3 *db, const char *name, int pages)
 {
     // On the writer thread, after each COMMIT, with the WAL's frame count.
     auto *self = static_cast<WalCheckpointer *>(context);
-    if (pages < self->m_pages.load()) {
+    if (pages < self->m_threshold.load()) {
         // Below the mark after a pass: the WAL restarted, what that pass copied is gone. (A pass
         // that finished just after the restart leaves a stale mark: the writer then copies one
         // WAL itself, as its automatic checkpoint did every time.)
@@ -94,6 +133,7 @@ void WalCheckpointer::run()
         if (rc != SQLITE_OK)
             qCWarning(lcStore) << "WAL checkpoint failed:" << m_connection->lastError().c_str();
         m_checkpoints.fetch_add(1);
+        measureDatabase(); // the store grew: the next threshold follows it
         lock.lock();
         m_busy = false;
         m_copiedFrames.store(copied);
