@@ -34,6 +34,15 @@ EventImport::Report EventImport::run(std::istream &input)
 {
     Report report;
     std::vector<Pending> deferred;
+    // The chunk being written while the next one is read and verified.
+    std::unique_ptr<Batch> writing;
+    const auto finishWriting = [&] {
+        if (!writing)
+            return;
+        auto refused = collect(*writing, report);
+        std::move(refused.begin(), refused.end(), std::back_inserter(deferred));
+        writing.reset();
+    };
     std::size_t number = 0;
     std::string text;
     bool more = true;
@@ -59,9 +68,11 @@ EventImport::Report EventImport::run(std::istream &input)
                 break; // what precedes it in this chunk is still stored
             }
         }
-        auto refused = store(std::move(valid), report);
-        std::move(refused.begin(), refused.end(), std::back_inserter(deferred));
+        auto next = submit(std::move(valid)); // queued after the chunk before it
+        finishWriting();
+        writing = std::move(next);
     }
+    finishWriting();
     // Again, in line order, while a pass stores anything: what a refused event depended on may
     // have arrived after it.
     while (!deferred.empty()) {
@@ -110,33 +121,41 @@ std::vector<EventImport::Pending> EventImport::verify(std::vector<Line> &lines) 
     return out;
 }
 
-std::vector<EventImport::Pending> EventImport::store(std::vector<Pending> events, Report &report)
+std::unique_ptr<EventImport::Batch> EventImport::submit(std::vector<Pending> events)
 {
-    std::vector<IngestResult> results(events.size());
-    std::mutex mutex;
-    std::condition_variable finished;
-    std::size_t outstanding = events.size();
-    for (std::size_t i = 0; i < events.size(); ++i) {
-        m_engine.restoreAsync(events[i].event, m_options.community, [&, i](IngestResult result) {
-            std::lock_guard guard(mutex);
-            results[i] = std::move(result);
-            if (--outstanding == 0)
-                finished.notify_one();
-        });
+    auto batch = std::make_unique<Batch>();
+    batch->events = std::move(events);
+    batch->results.resize(batch->events.size());
+    batch->outstanding = batch->events.size();
+    Batch *raw = batch.get();
+    for (std::size_t i = 0; i < raw->events.size(); ++i) {
+        m_engine.restoreAsync(raw->events[i].event, m_options.community,
+                              [raw, i](IngestResult result) {
+                                  std::lock_guard guard(raw->mutex);
+                                  raw->results[i] = std::move(result);
+                                  if (--raw->outstanding == 0)
+                                      raw->finished.notify_one();
+                              });
     }
+    return batch;
+}
+
+std::vector<EventImport::Pending> EventImport::collect(Batch &batch, Report &report)
+{
     {
-        std::unique_lock lock(mutex);
-        finished.wait(lock, [&] { return outstanding == 0; });
+        std::unique_lock lock(batch.mutex);
+        batch.finished.wait(lock, [&] { return batch.outstanding == 0; });
     }
     std::vector<Pending> refused;
-    for (std::size_t i = 0; i < events.size(); ++i) {
-        if (results[i].status == IngestResult::Status::Stored) {
+    for (std::size_t i = 0; i < batch.events.size(); ++i) {
+        const IngestResult &result = batch.results[i];
+        if (result.status == IngestResult::Status::Stored) {
             ++report.imported;
-        } else if (isDuplicate(results[i].status)) {
+        } else if (isDuplicate(result.status)) {
             ++report.duplicates;
         } else {
-            events[i].message = std::move(results[i].message);
-            refused.push_back(std::move(events[i]));
+            batch.events[i].message = result.message;
+            refused.push_back(std::move(batch.events[i]));
         }
     }
     return refused;

@@ -3,9 +3,11 @@
 #include "net/nostr/Event.h"
 #include "relay/RelayEngine.h"
 
+#include <condition_variable>
 #include <cstddef>
 #include <istream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,9 +17,10 @@ namespace buzz::relay {
 // line, as `export` writes them. Lines are read in chunks; each chunk is parsed and its ids and
 // signatures verified on every core, then its events are queued, in line order, on the relay's
 // group commit through RelayEngine::restoreAsync (the ingest rules, so channels, members, canvas
-// heads and the search index follow). An event the rules refuse is tried again after the rest,
-// since an export in (created_at, id) order can put an event before one it depends on (a
-// reaction whose target's author clock ran ahead); what still fails is reported by line.
+// heads and the search index follow); the next chunk is read and verified while one is written. An
+// event the rules refuse is tried again after the rest, since an export in (created_at, id) order
+// can put an event before one it depends on (a reaction whose target's author clock ran ahead);
+// what still fails is reported by line.
 class EventImport
 {
 public:
@@ -63,9 +66,24 @@ private:
     // Parses and verifies `lines` on the worker threads; an entry without event is refused, its
     // message in `message`.
     std::vector<Pending> verify(std::vector<Line> &lines) const;
-    // Queues every event in order and waits until each was committed or refused; returns those
-    // refused by the rules (messages set), counting the others into `report`.
-    std::vector<Pending> store(std::vector<Pending> events, Report &report);
+    // Events queued on the group commit, their answers arriving on the writer's thread.
+    struct Batch
+    {
+        std::vector<Pending> events;
+        std::vector<IngestResult> results;
+        std::mutex mutex;
+        std::condition_variable finished;
+        std::size_t outstanding = 0;
+    };
+    // Queues every event in order without waiting.
+    std::unique_ptr<Batch> submit(std::vector<Pending> events);
+    // Waits until each event of `batch` was committed or refused; returns those refused by the
+    // rules (messages set), counting the others into `report`.
+    static std::vector<Pending> collect(Batch &batch, Report &report);
+    std::vector<Pending> store(std::vector<Pending> events, Report &report)
+    {
+        return collect(*submit(std::move(events)), report);
+    }
 
     RelayEngine &m_engine;
     Options m_options;

@@ -134,12 +134,6 @@ void IngestPipeline::restoreAsync(std::shared_ptr<const nostr::Event> event, std
         groupCommunity, nowMs,
         [this, event, json, community = std::move(community), nowMs, relayWritten,
          outcome](store::WriteTransaction &tx) {
-            // Already there (an import run again): the rules would judge it against the later
-            // state (a canvas revision against a newer head) and refuse what is in fact stored.
-            if (tx.reader().findById(community, event->id)) {
-                *outcome = reject("duplicate:", Status::Duplicate);
-                return;
-            }
             if (relayWritten) {
                 *outcome = restoreRelayWritten(tx, *event, *json, community);
             } else {
@@ -148,7 +142,16 @@ void IngestPipeline::restoreAsync(std::shared_ptr<const nostr::Event> event, std
                 const RequestContext context {community, event->pubkey, Transport::WebSocket};
                 *outcome = ingestLocked(tx, *event, *json, context, event->createdAt);
             }
-            if (outcome->result.status == Status::Stored && !tx.commit(nowMs))
+            // Refused but already there (an import run again): the rules judged it against the
+            // later state (a canvas revision against a newer head); it is in fact stored. Asked
+            // only after a refusal, so a fresh import pays no extra lookup.
+            const Status status = outcome->result.status;
+            if (status != Status::Stored && status != Status::Duplicate
+                && status != Status::Internal && tx.reader().findById(community, event->id)) {
+                *outcome = reject("duplicate:", Status::Duplicate);
+                return;
+            }
+            if (status == Status::Stored && !tx.commit(nowMs))
                 *outcome = internalError();
         },
         [outcome, done = std::move(done)](store::Store::GroupOutcome group) {
