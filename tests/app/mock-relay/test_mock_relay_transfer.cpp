@@ -1,7 +1,7 @@
 // buzz-mock-relay export / import (relay/README.md "Export and import") on an engine of either
 // store: an export imported into a fresh store exports the same bytes, the imported relay serves
-// the canvas head, its history and the channel's membership as the original did, and a tampered
-// line is refused by its line number while the others are stored.
+// the canvas head, its history, the channel's membership and search as the original did, and a
+// tampered line is refused by its line number while the others are stored.
 
 #include "app/mock-relay/EventImport.h"
 #include "test_engine_support.h"
@@ -150,6 +150,10 @@ private slots:
             target->query(bob, "[{\"kinds\":[9],\"#h\":[\"" + std::string(kChannelA) + "\"]}]");
         QCOMPARE(messages.size(), std::size_t(1));
         QCOMPARE(messages.front().event.id, messageId);
+        // The full-text index came with them: the message is found by a word of it.
+        const auto found = target->query(bob, "[{\"kinds\":[9],\"search\":\"hello\"}]");
+        QCOMPARE(found.size(), std::size_t(1));
+        QCOMPARE(found.front().event.id, messageId);
         // The canvas goes on from the imported head, with the CAS answers of the original.
         const auto next =
             alice.sign(40100, target->now,
