@@ -8,16 +8,40 @@
 #include "ui/MonospaceFont.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QApplication>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QTextBlock>
+
+#include <memory>
+#include <utility>
 
 namespace buzz::ui {
 
 namespace {
 
 constexpr qreal kDocumentMargin = 16;
+
+// A document imported on the worker, on its way to the view: deleted unless taken.
+class ImportedDocument
+{
+public:
+    explicit ImportedDocument(QTextDocument *document)
+        : m_document(document)
+    { }
+    ~ImportedDocument()
+    {
+        if (m_document)
+            m_document->deleteLater(); // from whichever thread lets go last
+    }
+    ImportedDocument(const ImportedDocument &) = delete;
+    ImportedDocument &operator=(const ImportedDocument &) = delete;
+    QTextDocument *release() { return std::exchange(m_document, nullptr); }
+
+private:
+    QTextDocument *m_document;
+};
 
 } // namespace
 
@@ -38,16 +62,42 @@ CanvasDisplay::CanvasDisplay(CanvasEditor *editor, QWidget *parent)
     addWidget(m_stateLabel);
     addWidget(m_view);
     addWidget(m_editor);
+    m_importer.setMaxThreadCount(1);
+    m_importer.setObjectName(QStringLiteral("canvasImport"));
+    MonospaceFont::font(); // chosen once, here: the worker's import only reads it
+}
+
+CanvasDisplay::~CanvasDisplay()
+{
+    ++m_generation; // an import still running is dropped when it reports
+    m_importer.clear();
+    m_importer.waitForDone();
 }
 
 void CanvasDisplay::showState(const QString &text)
 {
+    m_contentWanted = false;
     m_stateLabel->setText(text);
     setCurrentWidget(m_stateLabel);
 }
 
 void CanvasDisplay::showContent(const QString &markdown)
 {
+    m_contentWanted = true;
+    if (m_importing && markdown == m_importingText)
+        return; // on its way
+    const bool large = markdown.size() > kImportInline
+        && canvas::CanvasWriteRules::utf8Size(markdown)
+            <= canvas::CanvasWriteRules::kMaxContentBytes;
+    if (large && (markdown != m_rendered || m_view->document()->isEmpty())) {
+        importInBackground(markdown);
+        return;
+    }
+    if (m_importing) { // a smaller text overtook an import: that one is dropped when it reports
+        ++m_generation;
+        m_importing = false;
+        m_importingText.clear();
+    }
     // The same text again (the head confirmed by the writer, a reload): no re-layout, so the
     // reader's scroll position stays.
     if (markdown != m_rendered || m_view->document()->isEmpty()) {
@@ -67,6 +117,40 @@ void CanvasDisplay::showContent(const QString &markdown)
         m_rendered = markdown;
     }
     setCurrentWidget(m_view);
+}
+
+void CanvasDisplay::importInBackground(const QString &markdown)
+{
+    const quint64 generation = ++m_generation;
+    m_importing = true;
+    m_importingText = markdown;
+    QThread *gui = thread();
+    m_importer.start([this, generation, gui, markdown, font = m_view->document()->defaultFont(),
+                      palette = m_view->palette()] {
+        // A document of no widget and no parent, built here and handed to the GUI thread whole.
+        auto *document = new ContentDocument;
+        document->setDefaultFont(font);
+        document->setDocumentMargin(kDocumentMargin);
+        MarkdownRenderer::render(document, markdown, palette);
+        document->moveToThread(gui);
+        // `this` waits for this task in its destructor, so it is alive to receive the call; a
+        // document nobody takes (superseded, or the display gone first) is deleted on its thread.
+        auto imported = std::make_shared<ImportedDocument>(document);
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, imported] {
+                if (generation != m_generation)
+                    return; // superseded by a newer text
+                QTextDocument *ready = imported->release();
+                m_importing = false;
+                ready->setParent(m_view);
+                install(ready);
+                m_rendered = std::exchange(m_importingText, QString());
+                if (m_contentWanted)
+                    setCurrentWidget(m_view);
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void CanvasDisplay::install(QTextDocument *document)
@@ -95,10 +179,12 @@ void CanvasDisplay::install(QTextDocument *document)
         const QRectF where = document->documentLayout()->blockBoundingRect(block);
         scroll->setValue(int(where.top() + intoBlock));
     }
+    emit contentShown();
 }
 
 void CanvasDisplay::showEditor()
 {
+    m_contentWanted = false;
     setCurrentWidget(m_editor);
 }
 

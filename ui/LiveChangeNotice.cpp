@@ -38,6 +38,8 @@ LiveChangeNotice::LiveChangeNotice(const UiServices &services, CanvasPane *pane,
             m_tracker->dismiss();
     });
     connect(pane, &CanvasPane::sessionOpened, this, &LiveChangeNotice::follow);
+    // A large canvas arrives in the view after its import: mark its changed lines then.
+    connect(display, &CanvasDisplay::contentShown, this, &LiveChangeNotice::applyHighlight);
 }
 
 canvas::LiveChangeTracker *LiveChangeNotice::tracker() const

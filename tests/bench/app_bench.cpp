@@ -12,6 +12,7 @@
 #include "net/client/HttpBridge.h"
 #include "net/client/RelayConnection.h"
 #include "net/nostr/Kinds.h"
+#include "ui/CanvasDisplay.h"
 #include "ui/CanvasEditor.h"
 #include "ui/CanvasPane.h"
 #include "ui/MainWindow.h"
@@ -309,14 +310,22 @@ int main(int argc, char *argv[])
         QElapsedTimer timer;
         timer.start();
         const double cpuStart = threadCpuMs();
+        auto *display = pane->findChild<ui::CanvasDisplay *>();
         pane->session()->learnRevision(changed);
-        QCoreApplication::processEvents();
+        // The import runs on a worker: the GUI thread's longest event-loop turn until the new
+        // document is shown and while the view lays it out lazily afterwards.
+        double longest = 0;
+        while (display->isImporting()) {
+            QElapsedTimer turn;
+            turn.start();
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+            longest = std::max(longest, double(turn.nsecsElapsed()) / 1e6);
+        }
         pane->repaint();
         bench("render a 250 KiB revision that arrived (import + first paint)",
               double(timer.nsecsElapsed()) / 1e6, "ms", 300);
         bench("render a 250 KiB revision that arrived, GUI thread CPU", threadCpuMs() - cpuStart,
               "ms", -1);
-        double longest = 0;
         QElapsedTimer after;
         after.start();
         while (after.elapsed() < 1000) {
@@ -325,7 +334,8 @@ int main(int argc, char *argv[])
             QCoreApplication::processEvents();
             longest = std::max(longest, double(turn.nsecsElapsed()) / 1e6);
         }
-        bench("longest event-loop turn in the second after it (lazy layout)", longest, "ms", 50);
+        bench("longest GUI event-loop turn from its arrival to 1 s after it was shown", longest,
+              "ms", 50);
     }
 
     // Open 1 MB: the pane renders a revision it was handed (the relay refuses content > 256 KiB).

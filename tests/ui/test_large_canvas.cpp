@@ -20,6 +20,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTest>
@@ -208,6 +209,36 @@ private slots:
         QCOMPARE(view->toPlainText(), text); // the source as it is, "## " and all
         display.showContent(sections(8));
         QCOMPARE(view->document()->firstBlock().blockFormat().headingLevel(), 2);
+    }
+
+    void largeImportsRunBesideTheWindow()
+    {
+        // Above 16 KiB the import runs on a worker: what is shown stays until the new document is
+        // ready, and a newer text always wins over an import still running.
+        ui::CanvasDisplay display(new ui::CanvasEditor);
+        auto *view = display.findChild<QTextBrowser *>(QStringLiteral("canvasView"));
+        QSignalSpy shown(&display, &ui::CanvasDisplay::contentShown);
+        const QString first = QStringLiteral("# First\n\n") + sections(40);
+        display.showContent(first);
+        QVERIFY(display.isImporting());
+        QVERIFY(shown.wait(10000));
+        QCOMPARE(view->document()->firstBlock().text(), QStringLiteral("First"));
+
+        const QString second = QStringLiteral("# Second\n\n") + sections(40);
+        display.showContent(second);
+        QVERIFY(display.isImporting());
+        QCOMPARE(view->document()->firstBlock().text(), QStringLiteral("First")); // until ready
+        // A small text overtakes it at once; the second's import is dropped when it reports.
+        display.showContent(QStringLiteral("# Small\n"));
+        QVERIFY(!display.isImporting());
+        QCOMPARE(shown.count(), 2);
+        QCOMPARE(view->document()->firstBlock().text(), QStringLiteral("Small"));
+        const QString third = QStringLiteral("# Third\n\n") + sections(40);
+        display.showContent(third);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 3, 10000);
+        QCOMPARE(view->document()->firstBlock().text(), QStringLiteral("Third"));
+        QVERIFY(!display.isImporting());
+        QCOMPARE(shown.count(), 3); // the second never replaced anything
     }
 
     void markdownLooksLikeMarkdown()
