@@ -191,7 +191,7 @@ void CanvasDisplay::showEditor()
 void CanvasDisplay::focusContent()
 {
     if (currentWidget() == m_editor)
-        m_editor->editor()->setFocus(Qt::OtherFocusReason);
+        m_editor->textEdit()->setFocus(Qt::OtherFocusReason);
     else if (QWidget *shown = currentWidget())
         shown->setFocus(Qt::OtherFocusReason);
 }

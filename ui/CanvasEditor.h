@@ -42,7 +42,7 @@ public:
     bool isPreviewVisible() const;
     void refreshPreviewNow();
 
-    QPlainTextEdit *editor() const { return m_editor; }
+    QPlainTextEdit *textEdit() const { return m_editor; }
     MarkdownHighlighter *highlighter() const { return m_highlighter; }
     // Underlines misspelled words and offers suggestions in the context menu (nullptr: off).
     void setSpellChecker(SpellChecker *spelling);

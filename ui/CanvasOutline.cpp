@@ -109,7 +109,7 @@ bool CanvasOutline::jumpTo(CanvasPane *pane, int ordinal)
     if (ordinal < 0 || ordinal >= all.size())
         return false;
     if (pane->isEditing()) {
-        jumpToLine(pane->editor()->editor(), all[ordinal].line);
+        jumpToLine(pane->editor()->textEdit(), all[ordinal].line);
         return true;
     }
     auto *view = pane->findChild<QTextBrowser *>(QStringLiteral("canvasView"));

@@ -171,7 +171,7 @@ NoticeBanner *CanvasPane::addConfirmBanner(const QString &name, const QString &c
     connect(banner->action(QStringLiteral("Keep")), &QPushButton::clicked, this, [this, banner] {
         banner->hide();
         if (isEditing())
-            m_editor->editor()->setFocus();
+            m_editor->textEdit()->setFocus();
     });
     return banner;
 }
@@ -388,7 +388,7 @@ void CanvasPane::toggleEditing()
 void CanvasPane::startEditing()
 {
     if (isEditing()) {
-        m_editor->editor()->setFocus();
+        m_editor->textEdit()->setFocus();
         return;
     }
     if (m_session && m_channel.canEditCanvas())
@@ -405,7 +405,7 @@ void CanvasPane::onEditingChanged(bool editing)
         m_offeredDraft.reset();
         m_editor->setReadOnly(false);
         m_display->showEditor();
-        m_editor->editor()->setFocus();
+        m_editor->textEdit()->setFocus();
     } else {
         m_liveChange->hide();
     }
@@ -436,7 +436,7 @@ void CanvasPane::save()
     const QWidget *focus = QApplication::focusWidget();
     m_focusAfterSave = !focus || isAncestorOf(focus) || focus == window();
     if (isEditing() && focus && m_header->isAncestorOf(focus))
-        m_editor->editor()->setFocus(Qt::OtherFocusReason);
+        m_editor->textEdit()->setFocus(Qt::OtherFocusReason);
     m_session->save(); // typing goes on while it is under way
 }
 
@@ -550,7 +550,7 @@ bool CanvasPane::cancel()
         if (confirm->isVisible()) {
             confirm->hide();
             if (isEditing())
-                m_editor->editor()->setFocus();
+                m_editor->textEdit()->setFocus();
             return true;
         }
     }

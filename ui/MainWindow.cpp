@@ -129,7 +129,7 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
         if (auto *field = findChild<QWidget *>(QLatin1String(name)))
             m_shortcutPriority->watch(field);
     }
-    m_shortcutPriority->watch(m_canvas->editor()->editor(), CanvasEditor::ownShortcuts());
+    m_shortcutPriority->watch(m_canvas->editor()->textEdit(), CanvasEditor::ownShortcuts());
     m_search->setChannelNamer([this](const QString &id) {
         const auto channel = m_channels->model()->channel(id);
         return channel ? channel->name : QString();

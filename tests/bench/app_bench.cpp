@@ -269,7 +269,7 @@ int main(int argc, char *argv[])
     // writes during the run (its bound is 2 s however continuously one types).
     {
         pane->startEditing();
-        auto *editor = pane->editor()->editor();
+        auto *editor = pane->editor()->textEdit();
         editor->setFocus();
         editor->moveCursor(QTextCursor::End);
         QCoreApplication::processEvents();
@@ -356,7 +356,7 @@ int main(int argc, char *argv[])
     // Keystrokes while editing the 1 MB canvas: key event, highlighter, autosave scheduling, paint.
     {
         pane->startEditing();
-        auto *editor = pane->editor()->editor();
+        auto *editor = pane->editor()->textEdit();
         editor->setFocus();
         editor->moveCursor(QTextCursor::End);
         QCoreApplication::processEvents();

@@ -86,7 +86,7 @@ private slots:
         bobPane->startEditing();
         QVERIFY(bobPane->isEditing());
         clock.restart();
-        QTest::keyClicks(bobPane->editor()->editor(), QStringLiteral("Hello"));
+        QTest::keyClicks(bobPane->editor()->textEdit(), QStringLiteral("Hello"));
         QTRY_VERIFY_WITH_TIMEOUT(
             avatar(alice, bobKey)
                 && avatar(alice, bobKey)->accessibleName().contains(QStringLiteral("editing")),

@@ -166,7 +166,7 @@ private slots:
         editor.loadText(
             QStringLiteral("# A titel\n\nwe wrte `speling` here\n\n```\nwrte in code\n```\n"
                            "\n    wrte indented code\n"));
-        const QTextDocument *document = editor.editor()->document();
+        const QTextDocument *document = editor.textEdit()->document();
         const MarkdownHighlighter *highlighter = editor.highlighter();
         const auto misspelledAt = [&](int blockNumber, const QString &word) {
             const QTextBlock block = document->findBlockByNumber(blockNumber);
@@ -196,7 +196,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&editor, 30000));
         editor.setSpellChecker(&spelling);
         editor.loadText(QStringLiteral("the quikc fox and Zorblax"));
-        QPlainTextEdit *text = editor.editor();
+        QPlainTextEdit *text = editor.textEdit();
         const QTextBlock block = text->document()->firstBlock();
         QTRY_VERIFY_WITH_TIMEOUT(editor.highlighter()->isMisspelled(block, 5), 10000);
 

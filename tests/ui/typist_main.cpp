@@ -54,7 +54,7 @@ Typist takeTypistOptions(QStringList &arguments)
 void type(ui::MainWindow *window, const Typist &typist)
 {
     window->canvasPane()->startEditing();
-    QPlainTextEdit *editor = window->canvasPane()->editor()->editor();
+    QPlainTextEdit *editor = window->canvasPane()->editor()->textEdit();
     editor->insertPlainText(typist.text);
     if (typist.everyMs <= 0)
         return;

@@ -251,7 +251,7 @@ int main(int argc, char *argv[])
     // Who is here: Jonas has the canvas open and types while Maya edits it too.
     auto *jonasPane = jonas->window()->canvasPane();
     jonasPane->startEditing();
-    QTest::keyClicks(jonasPane->editor()->editor(), QStringLiteral("Dates: "));
+    QTest::keyClicks(jonasPane->editor()->textEdit(), QStringLiteral("Dates: "));
     auto *presence = window->findChild<ui::PresenceBar *>(QStringLiteral("presenceBar"));
     if (!QTest::qWaitFor([presence] { return !presence->warning().isEmpty(); }, 10000))
         return 1;
