@@ -23,7 +23,7 @@
 #include "ui/SearchPanel.h"
 #include "ui/ShortcutPriority.h"
 #include "ui/ShortcutsDialog.h"
-#include "ui/SpellChecker.h"
+#include "ui/SpellingAction.h"
 #include "ui/UiFormat.h"
 #include "ui/models/ChannelListModel.h"
 
@@ -50,7 +50,6 @@ namespace buzz::ui {
 
 namespace {
 constexpr char kLastChannelKey[] = "channels/last";
-constexpr char kSpellCheckKey[] = "editor/spellCheck";
 } // namespace
 
 MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget *parent)
@@ -242,7 +241,7 @@ void MainWindow::createActions()
     m_previewAction->setChecked(true);
     connect(m_previewAction, &QAction::toggled, this,
             [this](bool on) { m_canvas->editor()->setPreviewVisible(on); });
-    addSpellingAction(viewMenu);
+    addSpellingAction(viewMenu, m_services.spelling, m_canvas->editor(), m_settings);
     auto *outline = viewMenu->addAction(tr("Go to &Heading…"));
     outline->setObjectName(QStringLiteral("outlineAction"));
     outline->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -574,30 +573,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
         m_settings->setValue(QStringLiteral("window/state"), saveState());
     }
     event->accept();
-}
-
-void MainWindow::addSpellingAction(QMenu *menu)
-{
-    // Spell checking is on unless the user turned it off; without a dictionary the action says so.
-    SpellChecker *spelling = m_services.spelling;
-    auto *action = menu->addAction(tr("Check &Spelling"));
-    action->setObjectName(QStringLiteral("spellCheckAction"));
-    action->setCheckable(true);
-    if (!spelling) {
-        action->setEnabled(false);
-        action->setToolTip(tr("No Hunspell dictionary is installed"));
-        return;
-    }
-    m_canvas->editor()->setSpellChecker(spelling);
-    const bool on = !m_settings || m_settings->value(QLatin1String(kSpellCheckKey), true).toBool();
-    spelling->setEnabled(on);
-    action->setChecked(on);
-    action->setToolTip(tr("Underline misspelled words (%1)").arg(spelling->language()));
-    connect(action, &QAction::toggled, this, [this, spelling](bool checked) {
-        spelling->setEnabled(checked);
-        if (m_settings)
-            m_settings->setValue(QLatin1String(kSpellCheckKey), checked);
-    });
 }
 
 } // namespace buzz::ui

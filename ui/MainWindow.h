@@ -63,7 +63,6 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void addSpellingAction(QMenu *menu);
     void createActions();
     void createDocks();
     void createStatusBar();
