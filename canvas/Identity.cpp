@@ -10,7 +10,8 @@
 #include <QSaveFile>
 
 #ifdef BUZZ_HAVE_QTKEYCHAIN
-#include <QCoroSignal>
+#include "net/client/SignalWithin.h"
+
 #include <qt6keychain/keychain.h>
 #endif
 
@@ -30,7 +31,8 @@ QCoro::Task<QKeychain::Error> runJob(QKeychain::Job *job)
 {
     job->setAutoDelete(false);
     job->start();
-    const auto finished = co_await qCoro(job, &QKeychain::Job::finished, kKeychainTimeout);
+    const bool finished =
+        co_await client::signalWithin(job, &QKeychain::Job::finished, kKeychainTimeout);
     co_return finished ? job->error() : QKeychain::OtherError;
 }
 #endif

@@ -2,6 +2,7 @@
 
 #include "net/client/CappedReply.h"
 #include "net/client/HttpBridge.h"
+#include "net/client/SignalWithin.h"
 #include "net/nostr/Nip98.h"
 
 #include <QCoroNetworkReply>
@@ -116,7 +117,8 @@ QCoro::Task<ProbeAnswer> RelayProbe::awaitAnswer(QNetworkReply *started)
         started, [](QNetworkReply *r) { r->deleteLater(); });
     client::CappedReply body(reply.get(), client::HttpBridge::kMaxAnswerBytes);
     ProbeAnswer answer;
-    if (!reply->isFinished() && !co_await qCoro(reply.get()).waitForFinished(m_timeout)) {
+    if (!reply->isFinished()
+        && !co_await client::signalWithin(reply.get(), &QNetworkReply::finished, m_timeout)) {
         reply->abort();
         answer.networkError = QStringLiteral("timed out after %1 ms").arg(m_timeout.count());
         co_return answer;

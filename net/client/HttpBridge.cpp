@@ -3,6 +3,7 @@
 #include "net/client/CappedReply.h"
 #include "net/client/EventVerifier.h"
 #include "net/client/RequestLog.h"
+#include "net/client/SignalWithin.h"
 #include "net/client/Signer.h"
 #include "net/nostr/Hex.h"
 #include "net/nostr/Nip98.h"
@@ -39,6 +40,17 @@ bool looksLikeHtml(const QByteArray &body, const QString &contentType)
         return true;
     const QByteArray start = body.left(256).trimmed().toLower();
     return start.startsWith("<!doctype html") || start.startsWith("<html");
+}
+
+// Waits until the reply finishes (true) or `timeout` passes, then aborts it (false).
+QCoro::Task<bool> finishWithin(QNetworkReply *reply, std::chrono::milliseconds timeout)
+{
+    if (reply->isFinished())
+        co_return true;
+    const bool finished = co_await signalWithin(reply, &QNetworkReply::finished, timeout);
+    if (!finished)
+        reply->abort();
+    co_return finished;
 }
 
 RelayError networkFailure(QNetworkReply::NetworkError error, bool timedOut)
@@ -227,14 +239,7 @@ QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::exchange(QString path, 
         m_network->post(request, body), [](QNetworkReply *r) { r->deleteLater(); });
     // Cut off while it streams once it passes the cap: never buffered whole first.
     CappedReply answerBody(reply.get(), kMaxAnswerBytes); // destroyed before the reply
-    bool timedOut = false;
-    if (!reply->isFinished()) {
-        const bool finished = co_await qCoro(reply.get()).waitForFinished(options.timeout);
-        if (!finished) {
-            timedOut = true;
-            reply->abort();
-        }
-    }
+    const bool timedOut = !co_await finishWithin(reply.get(), options.timeout);
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     QByteArray responseBody = answerBody.take();
@@ -372,11 +377,7 @@ QCoro::Task<Result<QString>> HttpBridge::relayPublicKey(RequestOptions options)
     std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> reply(
         m_network->get(request), [](QNetworkReply *r) { r->deleteLater(); });
     CappedReply answerBody(reply.get(), qint64(1) << 20); // a document of a few hundred bytes
-    bool finished = reply->isFinished();
-    if (!finished)
-        finished = co_await qCoro(reply.get()).waitForFinished(options.timeout);
-    if (!finished)
-        reply->abort();
+    const bool finished = co_await finishWithin(reply.get(), options.timeout);
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QByteArray body = answerBody.take();
     entry.httpStatus = status;

@@ -16,8 +16,11 @@
 #include "net/nostr/Kinds.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 
 #include <qcoro/qcorotask.h>
@@ -28,6 +31,7 @@
 using namespace buzz;
 using buzz::test::Forge;
 using buzz::test::HostileRelay;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -93,6 +97,7 @@ private slots:
     void oversizedHttpAnswerIsCutOff_data();
     void oversizedHttpAnswerIsCutOff();
     void oversizedWebSocketMessageIsRefused();
+    void silentRelayTimesOutAndItsLateAnswerIsHarmless();
 
 private:
     // Every canvas /query answered with the lies first, then the honest answer.
@@ -321,6 +326,50 @@ void TestHostileClient::oversizedWebSocketMessageIsRefused()
     QTRY_VERIFY_WITH_TIMEOUT(socket->state() != client::RelaySocket::State::Connected, 30000);
     QVERIFY2(socket->lastError().contains(QStringLiteral("16 MiB")),
              qPrintable(socket->lastError()));
+}
+
+// A relay that accepts the connection and says nothing: the request fails as a timeout after its
+// own limit (not the 10 s default), and the answer the relay sends afterwards, and its hang-up,
+// reach no finished request: the bridge keeps working for the next one.
+void TestHostileClient::silentRelayTimesOutAndItsLateAnswerIsHarmless()
+{
+    QTcpServer silent;
+    QVERIFY(silent.listen(QHostAddress::LocalHost));
+    std::vector<QTcpSocket *> held;
+    connect(&silent, &QTcpServer::newConnection, this,
+            [&] { held.push_back(silent.nextPendingConnection()); });
+    client::HttpBridge bridge(QUrl(QStringLiteral("ws://127.0.0.1:%1").arg(silent.serverPort())),
+                              m_signer.get(), nullptr);
+    nostr::Filter filter;
+    filter.kinds = std::vector<int> {40100};
+    QElapsedTimer clock;
+    clock.start();
+    auto answer = awaitTask(
+        bridge.query(client::filters(filter), client::options(QStringLiteral("test"), 200ms)));
+    QVERIFY(!answer);
+    QCOMPARE(answer.error().kind, client::RelayError::Kind::Timeout);
+    QVERIFY2(clock.elapsed() < 8000, qPrintable(QString::number(clock.elapsed())));
+    auto key = awaitTask(bridge.relayPublicKey(client::options(QStringLiteral("test"), 200ms)));
+    QVERIFY(!key);
+    QCOMPARE(key.error().kind, client::RelayError::Kind::Timeout);
+
+    QTRY_VERIFY_WITH_TIMEOUT(held.size() >= 2, 10000);
+    for (QTcpSocket *socket : held) {
+        socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                      "Content-Length: 2\r\n\r\n[]");
+        socket->disconnectFromHost();
+    }
+    for (QTcpSocket *socket : held) {
+        if (socket->state() != QAbstractSocket::UnconnectedState)
+            QVERIFY(QSignalSpy(socket, &QTcpSocket::disconnected).wait(10000));
+    }
+    QCoreApplication::sendPostedEvents();
+
+    // The same bridge against an honest relay still answers.
+    client::HttpBridge honest(QUrl(m_relay->wsUrl()), m_signer.get(), nullptr);
+    auto count =
+        awaitTask(honest.count(client::filters(filter), client::options(QStringLiteral("test"))));
+    QVERIFY2(count, qPrintable(count ? QString() : count.error().detail));
 }
 
 QTEST_MAIN(TestHostileClient)

@@ -8,3 +8,5 @@ buzz_add_qtest(NAME test_client_socket SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cl
 buzz_add_qtest(NAME test_client_connection
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_client_connection.cpp
     LIBS buzz_canvas_testsupport TIMEOUT 120)
+buzz_add_qtest(NAME test_client_signal_within
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_client_signal_within.cpp LIBS buzz_client TIMEOUT 60)

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QCoroSignal>
+#include <QTimer>
+
+#include <chrono>
+
+namespace buzz::client {
+
+// Resumes when `sender` emits `signal` or when `timeout` has passed, whichever comes first, and
+// answers whether the signal came. The caller acts on a timeout (aborts the reply, gives up on the
+// keychain job) after this returns.
+//
+// Not QCoro 0.8's own timeout overloads (qCoro(reply).waitForFinished(t), qCoro(obj, signal, t)):
+// their awaiter listens with a queued connection whose slot points into the coroutine frame, and a
+// disconnect does not withdraw a call already queued. When the signal is queued just as the timer
+// fires (a reply finishing at its timeout, or the abort() that follows a timeout), the frame is
+// gone by the time the queued call runs, which then stops a freed QTimer: a use after free, seen
+// as a crash under load. Here the only object the coroutine waits on is a timer in this frame:
+// the signal restarts it at zero, the timeout simply lets it run out, and every connection dies
+// with it, queued calls included.
+template<class Sender, class Signal>
+QCoro::Task<bool> signalWithin(Sender *sender, Signal signal, std::chrono::milliseconds timeout)
+{
+    QTimer gate;
+    gate.setSingleShot(true);
+    bool emitted = false;
+    QObject::connect(sender, signal, &gate, [&gate, &emitted] {
+        emitted = true;
+        gate.start(0);
+    });
+    gate.start(timeout);
+    co_await qCoro(&gate, &QTimer::timeout);
+    co_return emitted;
+}
+
+} // namespace buzz::client
