@@ -95,15 +95,6 @@ CanvasService::CanvasService(client::RelayConnection *connection, QObject *paren
 {
     qRegisterMetaType<buzz::canvas::CanvasRevision>();
     auto *socket = m_connection->socket();
-    connect(socket, &client::RelaySocket::eventReceived, this, &CanvasService::onLiveEvent);
-    connect(socket, &client::RelaySocket::subscriptionResynced, this,
-            &CanvasService::onWatchResynced);
-    connect(socket, &client::RelaySocket::subscriptionStateChanged, this,
-            [this](const QString &subscriptionId, client::RelaySocket::SubscriptionState state) {
-                const auto channel = m_watchChannels.constFind(subscriptionId);
-                if (channel != m_watchChannels.constEnd())
-                    emit watchStateChanged(*channel, state);
-            });
     connect(socket, &client::RelaySocket::stateChanged, this,
             [this](client::RelaySocket::State state) {
                 if (state == client::RelaySocket::State::Connected)
@@ -144,9 +135,9 @@ QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::recheckHead(QS
     co_return co_await readHead(channel, true, QStringLiteral("canvas_head_recheck"));
 }
 
-void CanvasService::noteRevision(const QString &channel, const CanvasRevision &revision)
+QCoro::Task<Result<std::optional<CanvasRevision>>> CanvasService::resyncHead(QString channel)
 {
-    emit canvasChanged(channel.toLower(), revision);
+    co_return co_await readHead(channel, true, QStringLiteral("canvas_watch_resync"));
 }
 
 QCoro::Task<Result<HistoryPage>>
@@ -512,82 +503,6 @@ QCoro::Task<SaveOutcome> CanvasService::reconcileUnknown(Written written, RelayE
     outcome.mine = written.content;
     outcome.error = existing ? cause : existing.error();
     co_return outcome;
-}
-
-void CanvasService::watch(const QString &channel)
-{
-    const QString key = channel.toLower();
-    if (m_watchCounts[key]++ > 0)
-        return;
-    nostr::Filter filter = canvasFilter(key, false);
-    // Live delivery matches created_at against `since`, and another writer's clock may run up to
-    // the relay's skew bound behind ours: a revision signed "before" now must still arrive. The
-    // stored newest one the REQ returns first is the head the session already has (ignored) or
-    // one that landed since it was read (reported).
-    filter.since = m_clock() - kWatchClockSkewSecs;
-    filter.limit = 1;
-    const QString id = m_connection->socket()->subscribe({filter}, QStringLiteral("canvas_watch"));
-    m_watches.insert(key, id);
-    m_watchChannels.insert(id, key);
-    m_connection->socket()->open(); // idempotent: the app opened it already, the CLI never watches
-}
-
-void CanvasService::unwatch(const QString &channel)
-{
-    const QString key = channel.toLower();
-    const auto count = m_watchCounts.find(key);
-    if (count == m_watchCounts.end())
-        return;
-    if (--*count > 0)
-        return;
-    m_watchCounts.erase(count);
-    const QString id = m_watches.take(key);
-    if (id.isEmpty())
-        return;
-    m_watchChannels.remove(id);
-    m_connection->socket()->unsubscribe(id);
-}
-
-client::RelaySocket::SubscriptionState CanvasService::watchState(const QString &channel) const
-{
-    const QString id = m_watches.value(channel.toLower());
-    return id.isEmpty() ? client::RelaySocket::SubscriptionState::Refused
-                        : m_connection->socket()->subscriptionState(id);
-}
-
-QString CanvasService::watchError(const QString &channel) const
-{
-    const QString id = m_watches.value(channel.toLower());
-    return id.isEmpty() ? QString() : m_connection->socket()->subscriptionError(id);
-}
-
-std::chrono::milliseconds CanvasService::watchRetryIn(const QString &channel) const
-{
-    const QString id = m_watches.value(channel.toLower());
-    return id.isEmpty() ? std::chrono::milliseconds(0) : m_connection->socket()->resubscribeIn(id);
-}
-
-void CanvasService::onWatchResynced(const QString &subscriptionId)
-{
-    const auto found = m_watchChannels.constFind(subscriptionId);
-    if (found == m_watchChannels.constEnd())
-        return;
-    // Strong: after a gap the writer's head is the only answer that cannot miss the change.
-    const QString channel = *found;
-    QCoro::connect(readHead(channel, true, QStringLiteral("canvas_watch_resync")), this,
-                   [this, channel](Result<std::optional<CanvasRevision>> head) {
-                       if (head && *head && m_watches.contains(channel))
-                           emit canvasChanged(channel, **head);
-                   });
-}
-
-void CanvasService::onLiveEvent(const QString &subscriptionId, const nostr::Event &event)
-{
-    const auto channel = m_watchChannels.constFind(subscriptionId);
-    if (channel == m_watchChannels.constEnd())
-        return;
-    if (auto revision = CanvasRevision::fromEvent(event))
-        emit canvasChanged(*channel, *revision);
 }
 
 } // namespace buzz::canvas

@@ -6,7 +6,6 @@
 #include "net/client/RelayError.h"
 #include "net/client/RelaySocket.h"
 
-#include <QHash>
 #include <QObject>
 #include <QString>
 
@@ -43,9 +42,9 @@ struct SaveOptions
 //
 // Caller labels in the RequestLog: canvas_head_display, canvas_head_strong, canvas_precondition,
 // canvas_publish, canvas_publish_retry, canvas_ancestry, canvas_existence, canvas_revision,
-// canvas_restore_target, canvas_draft_base, canvas_watch, canvas_watch_resync, canvas_head_recheck,
-// history_page.
-// The write-gating ones (strong, served by the writer): canvas_precondition, canvas_ancestry,
+// canvas_restore_target, canvas_draft_base, canvas_watch_resync (for CanvasWatch),
+// canvas_head_recheck, history_page. The live subscription (canvas_watch) is CanvasWatch's. The
+// write-gating ones (strong, served by the writer): canvas_precondition, canvas_ancestry,
 // canvas_existence, canvas_restore_target, canvas_draft_base.
 class CanvasService : public QObject
 {
@@ -55,10 +54,6 @@ public:
     static constexpr int kMaxHistoryPageSize = 1000;
     static constexpr int kAncestryWalkMax = 256;
     static constexpr qint64 kMaxHeadFutureSkewSecs = 60;
-    // How far behind ours another writer's clock may run: the relay accepts created_at within
-    // ±900 s of its own clock (docs/buzz-protocol.md §Ingest order step 2), so two clients can
-    // differ by up to twice that.
-    static constexpr qint64 kWatchClockSkewSecs = 1800;
 
     explicit CanvasService(client::RelayConnection *connection, QObject *parent = nullptr);
     ~CanvasService() override;
@@ -108,31 +103,10 @@ public:
     // Re-send an OutcomeUnknown write (exactly the same signed event) and reconcile.
     QCoro::Task<SaveOutcome> resubmit(SaveOutcome unknown);
 
-    // Live updates over the WebSocket: one subscription per channel (kinds [40100], #h [channel],
-    // since now). canvasChanged fires for every new revision (including our own writes). When the
-    // subscription is live again after a gap (reconnect, relay CLOSE), the head is read strongly
-    // and reported through canvasChanged too: a change signed before `since` and committed during
-    // the gap never reaches a live subscription. Consumers ignore a head they already show.
-    // Counted: the subscription ends at the last unwatch, so an old session closing after a new
-    // one opened on the same channel does not end the new one's updates.
-    void watch(const QString &channel);
-    void unwatch(const QString &channel);
-    bool isWatching(const QString &channel) const { return m_watches.contains(channel.toLower()); }
-    // The live subscription's state (Refused when not watching) and the relay's CLOSED reason.
-    client::RelaySocket::SubscriptionState watchState(const QString &channel) const;
-    QString watchError(const QString &channel) const;
-    std::chrono::milliseconds watchRetryIn(const QString &channel) const;
-
     // Whether the relay's connection is up (the WebSocket authenticated and answering): a write
     // that failed for want of a connection is worth trying again once it is. relayConnected()
     // fires each time it comes up.
     bool isRelayConnected() const;
-
-    // A revision some other read showed (a History page, a search result): every open session
-    // of `channel` adopts it when it is newer than its head, exactly as a live event (through
-    // canvasChanged). A relay may leave a gap no live event fills; what the user sees elsewhere
-    // in the window must never be newer than what the header calls current.
-    void noteRevision(const QString &channel, const CanvasRevision &revision);
 
     // A canvas shown from a display read (it may come from a replica up to the relay's staleness
     // budget behind) is read again from the writer once this long has passed with nothing
@@ -145,13 +119,15 @@ public:
     // The head read from the writer for that re-check (caller canvas_head_recheck).
     QCoro::Task<client::Result<std::optional<CanvasRevision>>> recheckHead(QString channel);
 
+    // The head read from the writer after a live subscription's gap (CanvasWatch, caller
+    // canvas_watch_resync).
+    QCoro::Task<client::Result<std::optional<CanvasRevision>>> resyncHead(QString channel);
+
     // Test hook: the wall clock used for created_at (unix seconds). Default: system clock.
     void setClock(std::function<qint64()> clock) { m_clock = std::move(clock); }
+    qint64 now() const { return m_clock(); }
 
 signals:
-    void canvasChanged(const QString &channel, const buzz::canvas::CanvasRevision &revision);
-    void watchStateChanged(const QString &channel,
-                           buzz::client::RelaySocket::SubscriptionState state);
     void relayConnected();
 
 private:
@@ -170,14 +146,9 @@ private:
                                                const std::optional<CanvasRevision> &head,
                                                std::optional<QString> expectedRevision,
                                                const std::optional<RevisionLabel> &label = {});
-    void onLiveEvent(const QString &subscriptionId, const nostr::Event &event);
-    void onWatchResynced(const QString &subscriptionId);
 
     client::RelayConnection *m_connection;
     std::function<qint64()> m_clock;
-    QHash<QString, QString> m_watches; // channel → subscription id
-    QHash<QString, QString> m_watchChannels; // subscription id → channel
-    QHash<QString, int> m_watchCounts; // channel → sessions watching it
     std::chrono::milliseconds m_staleRecheckAfter = kDefaultStaleRecheckAfter;
 };
 

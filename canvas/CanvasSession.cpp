@@ -1,6 +1,7 @@
 #include "canvas/CanvasSession.h"
 
 #include "canvas/CanvasService.h"
+#include "canvas/CanvasWatch.h"
 
 #include <QLoggingCategory>
 
@@ -38,10 +39,11 @@ void whileOpen(QCoro::Task<T> &&task, CanvasSession *session, const bool &closed
 
 } // namespace
 
-CanvasSession::CanvasSession(CanvasService *service, QString channel, DraftScope drafts,
-                             QObject *parent)
+CanvasSession::CanvasSession(CanvasService *service, CanvasWatch *watch, QString channel,
+                             DraftScope drafts, QObject *parent)
     : QObject(parent)
     , m_service(service)
+    , m_watch(watch)
     , m_channel(channel.toLower())
     , m_drafts(new CanvasDrafts(std::move(drafts), m_channel, this))
     , m_recheck(new HeadRecheck(
@@ -50,7 +52,7 @@ CanvasSession::CanvasSession(CanvasService *service, QString channel, DraftScope
     qRegisterMetaType<buzz::canvas::CanvasSession::Settled>();
     connect(m_drafts, &CanvasDrafts::autosaveDue, this, [this] { autosaveNow(true); });
     connect(m_drafts, &CanvasDrafts::draftStored, this, &CanvasSession::draftStored);
-    connect(m_service, &CanvasService::canvasChanged, this, &CanvasSession::onLiveChange);
+    connect(m_watch, &CanvasWatch::canvasChanged, this, &CanvasSession::onLiveChange);
     connect(m_service, &CanvasService::relayConnected, this, &CanvasSession::retryByItself);
     connect(m_recheck, &HeadRecheck::headRead, this,
             [this](const CanvasRevision &head) { learn(head, HeadSource::Strong); });
@@ -59,14 +61,14 @@ CanvasSession::CanvasSession(CanvasService *service, QString channel, DraftScope
         if (m_service->isRelayConnected())
             retryByItself(); // else relayConnected will
     });
-    m_service->watch(m_channel);
+    m_watch->watch(m_channel);
 }
 
 CanvasSession::~CanvasSession()
 {
     flushDraft(); // the edit stays recoverable after switching channels or quitting
     m_closed = true;
-    m_service->unwatch(m_channel);
+    m_watch->unwatch(m_channel);
 }
 
 void CanvasSession::setState(State state)

@@ -18,6 +18,7 @@
 namespace buzz::canvas {
 
 class CanvasService;
+class CanvasWatch;
 
 // One open channel canvas (docs/architecture.md §The canvas session): the single owner of its head
 // (and how it was
@@ -37,7 +38,7 @@ class CanvasService;
 //  - The head never steps back: a display read (maybe from a lagging replica) replaces it only
 //    with a newer revision (nostr::isNewer). And it never lags what the window shows elsewhere:
 //    a newer revision learned from any read (a live event, a History page, a search result,
-//    CanvasService::noteRevision) becomes the head, announced as a live change while editing; a
+//    CanvasWatch::noteRevision) becomes the head, announced as a live change while editing; a
 //    head shown from a display read is read again from the writer once the relay's staleness
 //    budget has passed (HeadRecheck).
 //  - A save that failed for want of a connection (nothing could be sent, or its answer was lost)
@@ -83,7 +84,8 @@ public:
         std::optional<CanvasRevision> theirs;
     };
 
-    CanvasSession(CanvasService *service, QString channel, DraftScope drafts,
+    // `watch` keeps the canvas live while the session is open (CanvasWatch::watch).
+    CanvasSession(CanvasService *service, CanvasWatch *watch, QString channel, DraftScope drafts,
                   QObject *parent = nullptr);
     ~CanvasSession() override;
 
@@ -185,6 +187,7 @@ private:
     }
 
     CanvasService *m_service;
+    CanvasWatch *m_watch;
     QString m_channel;
     CanvasDrafts *m_drafts;
     State m_state = State::Viewing;

@@ -1,5 +1,6 @@
 #include "ui/CanvasPane.h"
 
+#include "canvas/CanvasWatch.h"
 #include "canvas/ProfileCache.h"
 #include "ui/CanvasDisplay.h"
 #include "ui/CanvasEditor.h"
@@ -245,7 +246,8 @@ void CanvasPane::openChannel(const canvas::ChannelInfo &channel)
         banner->hide();
     canvas::DraftScope drafts {m_services.drafts, m_services.draftRelayKey,
                                m_services.draftCommunity};
-    m_session = new canvas::CanvasSession(m_services.canvas, channel.id, drafts, this);
+    m_session = new canvas::CanvasSession(m_services.canvas, m_services.canvasWatch, channel.id,
+                                          drafts, this);
     m_session->setTextSource([editor = m_editor] { return editor->text(); });
     m_editor->loadText(QString()); // no undo into another channel's text (no session edits yet)
     connectSession();

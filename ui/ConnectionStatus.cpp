@@ -1,6 +1,6 @@
 #include "ui/ConnectionStatus.h"
 
-#include "canvas/CanvasService.h"
+#include "canvas/CanvasWatch.h"
 #include "net/client/RelaySocket.h"
 
 namespace buzz::ui {
@@ -18,7 +18,7 @@ qint64 seconds(std::chrono::milliseconds duration)
 
 } // namespace
 
-ConnectionStatus::ConnectionStatus(client::RelaySocket *socket, canvas::CanvasService *canvas,
+ConnectionStatus::ConnectionStatus(client::RelaySocket *socket, canvas::CanvasWatch *canvas,
                                    QObject *parent)
     : QObject(parent)
     , m_socket(socket)
@@ -28,7 +28,7 @@ ConnectionStatus::ConnectionStatus(client::RelaySocket *socket, canvas::CanvasSe
     connect(&m_ticker, &QTimer::timeout, this, &ConnectionStatus::changed);
     connect(m_socket, &client::RelaySocket::stateChanged, this, &ConnectionStatus::update);
     if (m_canvas) {
-        connect(m_canvas, &canvas::CanvasService::watchStateChanged, this,
+        connect(m_canvas, &canvas::CanvasWatch::watchStateChanged, this,
                 [this](const QString &channel) {
                     if (channel.compare(m_channel, Qt::CaseInsensitive) == 0)
                         update();

@@ -10,7 +10,7 @@ namespace buzz::client {
 class RelaySocket;
 }
 namespace buzz::canvas {
-class CanvasService;
+class CanvasWatch;
 }
 
 namespace buzz::ui {
@@ -30,7 +30,7 @@ public:
         Reconnect, // AuthRejected: try again (after fixing Identity or Settings)
     };
 
-    ConnectionStatus(client::RelaySocket *socket, canvas::CanvasService *canvas,
+    ConnectionStatus(client::RelaySocket *socket, canvas::CanvasWatch *canvas,
                      QObject *parent = nullptr);
 
     // The canvas whose live updates liveText() describes (empty: none).
@@ -53,7 +53,7 @@ private:
     void update();
 
     client::RelaySocket *m_socket;
-    canvas::CanvasService *m_canvas;
+    canvas::CanvasWatch *m_canvas;
     QString m_channel;
     QTimer m_ticker;
 };

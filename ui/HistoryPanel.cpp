@@ -2,6 +2,7 @@
 
 #include "canvas/BlameService.h"
 #include "canvas/CanvasService.h"
+#include "canvas/CanvasWatch.h"
 #include "canvas/ProfileCache.h"
 #include "ui/Accessibility.h"
 #include "ui/BlameView.h"
@@ -254,7 +255,7 @@ void HistoryPanel::onFirstPage(const client::Result<canvas::HistoryPage> &page, 
     const auto &head = m_session->head();
     if (!page->revisions.empty() && (!head || page->revisions.front().isNewerThan(*head))) {
         m_listedHeadId = page->revisions.front().eventId.toLower();
-        m_services.canvas->noteRevision(m_session->channel(), page->revisions.front());
+        m_services.canvasWatch->noteRevision(m_session->channel(), page->revisions.front());
     }
     m_status->setText(m_model->rowCount() == 0 ? tr("No revisions yet.") : QString());
     m_status->setToolTip({});

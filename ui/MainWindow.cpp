@@ -56,7 +56,8 @@ MainWindow::MainWindow(const UiServices &services, QSettings *settings, QWidget 
     : QMainWindow(parent)
     , m_services(services)
     , m_settings(settings)
-    , m_connectionStatus(new ConnectionStatus(services.connection->socket(), services.canvas, this))
+    , m_connectionStatus(
+          new ConnectionStatus(services.connection->socket(), services.canvasWatch, this))
     , m_canvas(new CanvasPane(services, this))
     , m_channels(new ChannelListPanel(services, this))
     , m_history(new HistoryPanel(services, this))

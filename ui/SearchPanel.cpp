@@ -1,6 +1,7 @@
 #include "ui/SearchPanel.h"
 
 #include "canvas/CanvasService.h"
+#include "canvas/CanvasWatch.h"
 #include "canvas/ProfileCache.h"
 #include "canvas/SearchService.h"
 #include "net/nostr/Nip19.h"
@@ -184,11 +185,11 @@ void SearchPanel::runSearch()
         m_model->setHits(std::move(hits));
         // What the results show is never newer than what an open canvas calls current: a newer
         // revision found here becomes its head (as a live event would have).
-        if (*pending->canvases && m_services.canvas) {
+        if (*pending->canvases && m_services.canvasWatch) {
             for (const canvas::CanvasSearchHit &found : pending->canvases->value()) {
-                m_services.canvas->noteRevision(found.channel, found.newestMatch);
+                m_services.canvasWatch->noteRevision(found.channel, found.newestMatch);
                 if (found.head)
-                    m_services.canvas->noteRevision(found.channel, *found.head);
+                    m_services.canvasWatch->noteRevision(found.channel, *found.head);
             }
         }
         m_status->setText(!problem.isEmpty() ? problem

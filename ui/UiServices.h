@@ -7,6 +7,7 @@ class RelayConnection;
 }
 namespace buzz::canvas {
 class CanvasService;
+class CanvasWatch;
 class ChannelService;
 class ChannelWatch;
 class SearchService;
@@ -26,7 +27,8 @@ class SpellChecker;
 struct UiServices
 {
     client::RelayConnection *connection = nullptr;
-    canvas::CanvasService *canvas = nullptr;
+    canvas::CanvasService *canvas = nullptr; // reads and saves
+    canvas::CanvasWatch *canvasWatch = nullptr; // keeps the open canvas live
     canvas::ChannelService *channels = nullptr;
     canvas::ChannelWatch *channelWatch = nullptr; // optional: keeps the channel list live
     canvas::SearchService *search = nullptr;

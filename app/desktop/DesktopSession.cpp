@@ -2,6 +2,7 @@
 
 #include "app/desktop/EmbeddedRelay.h"
 #include "canvas/CanvasService.h"
+#include "canvas/CanvasWatch.h"
 #include "canvas/ChannelService.h"
 #include "canvas/ChannelWatch.h"
 #include "canvas/DraftStore.h"
@@ -174,6 +175,7 @@ QCoro::Task<bool> DesktopSession::start()
     m_services.connection = connection;
     m_services.identity = identity;
     m_services.canvas = new canvas::CanvasService(connection, m_serviceOwner);
+    m_services.canvasWatch = new canvas::CanvasWatch(connection, m_services.canvas, m_serviceOwner);
     m_services.channels = new canvas::ChannelService(connection, m_serviceOwner);
     m_services.channelWatch = new canvas::ChannelWatch(connection, m_serviceOwner);
     m_services.search = new canvas::SearchService(connection, m_serviceOwner);

@@ -6,6 +6,7 @@
 #include "RecordingProxy.h"
 #include "RelayTestFixture.h"
 #include "canvas/CanvasService.h"
+#include "canvas/CanvasWatch.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/RequestLog.h"
@@ -76,12 +77,13 @@ struct ProxiedRelay
     }
 };
 
-// One user of the canvas: its key, connection (through the proxy) and CanvasService.
+// One user of the canvas: its key, connection (through the proxy), CanvasService and CanvasWatch.
 struct CanvasClient
 {
     relay::test::TestIdentity identity;
     std::unique_ptr<client::RelayConnection> connection;
     std::unique_ptr<canvas::CanvasService> service;
+    std::unique_ptr<canvas::CanvasWatch> watch;
 
     explicit CanvasClient(const QUrl &url)
     {
@@ -89,6 +91,7 @@ struct CanvasClient
         connection->signer()->setKey(
             std::make_shared<const nostr::SecretKey>(identity.key.clone()));
         service = std::make_unique<canvas::CanvasService>(connection.get());
+        watch = std::make_unique<canvas::CanvasWatch>(connection.get(), service.get());
     }
     client::RequestLog &log() { return *connection->requestLog(); }
 };

@@ -77,6 +77,7 @@ SessionModelClient::SessionModelClient(const QUrl &url)
 {
     connection->signer()->setKey(key);
     service = std::make_unique<canvas::CanvasService>(connection.get());
+    watch = std::make_unique<canvas::CanvasWatch>(connection.get(), service.get());
 }
 
 QString SessionModelResult::report() const
@@ -212,7 +213,7 @@ void SessionModelRun::openSession(int channel)
     m_staleSince = -1; // a new canvas on screen: staleness is measured from now
     m_staleCounted = false;
     m_session = std::make_unique<canvas::CanvasSession>(
-        m_user->service.get(), m_channels[std::size_t(channel)].id,
+        m_user->service.get(), m_user->watch.get(), m_channels[std::size_t(channel)].id,
         canvas::DraftScope {m_drafts.get(), kRelayKey, kCommunity});
     QObject::connect(m_session.get(), &canvas::CanvasSession::settled, m_session.get(),
                      [this](const canvas::CanvasSession::Settled &settled) {

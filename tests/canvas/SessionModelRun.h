@@ -8,6 +8,7 @@
 
 #include "canvas/CanvasService.h"
 #include "canvas/CanvasSession.h"
+#include "canvas/CanvasWatch.h"
 #include "canvas/DraftStore.h"
 #include "net/client/RelayConnection.h"
 
@@ -32,6 +33,7 @@ struct SessionModelClient
     std::shared_ptr<const nostr::SecretKey> key;
     std::unique_ptr<client::RelayConnection> connection;
     std::unique_ptr<canvas::CanvasService> service;
+    std::unique_ptr<canvas::CanvasWatch> watch;
     explicit SessionModelClient(const QUrl &url);
 };
 

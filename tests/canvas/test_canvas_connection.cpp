@@ -142,21 +142,21 @@ private slots:
         client::RelaySocket::Timing timing;
         timing.initialBackoff = 200ms;
         alice.connection->socket()->setTiming(timing);
-        QSignalSpy changed(alice.service.get(), &canvas::CanvasService::canvasChanged);
-        QSignalSpy states(alice.service.get(), &canvas::CanvasService::watchStateChanged);
-        alice.service->watch(m_channel);
-        QTRY_COMPARE_WITH_TIMEOUT(alice.service->watchState(m_channel), SubscriptionState::Live,
+        QSignalSpy changed(alice.watch.get(), &canvas::CanvasWatch::canvasChanged);
+        QSignalSpy states(alice.watch.get(), &canvas::CanvasWatch::watchStateChanged);
+        alice.watch->watch(m_channel);
+        QTRY_COMPARE_WITH_TIMEOUT(alice.watch->watchState(m_channel), SubscriptionState::Live,
                                   5000);
 
         QCOMPARE(proxy().closeSubscriptions("40100", QStringLiteral("error: query timed out")), 1);
-        QTRY_COMPARE_WITH_TIMEOUT(alice.service->watchState(m_channel),
+        QTRY_COMPARE_WITH_TIMEOUT(alice.watch->watchState(m_channel),
                                   SubscriptionState::Resubscribing, 5000);
-        QCOMPARE(alice.service->watchError(m_channel), QStringLiteral("error: query timed out"));
+        QCOMPARE(alice.watch->watchError(m_channel), QStringLiteral("error: query timed out"));
         const SaveOutcome second =
             await(bob.service->save(m_channel, first.saved, QStringLiteral("second\n")));
         COMPARE_KIND(second, Kind::SavedVerified);
 
-        QTRY_COMPARE_WITH_TIMEOUT(alice.service->watchState(m_channel), SubscriptionState::Live,
+        QTRY_COMPARE_WITH_TIMEOUT(alice.watch->watchState(m_channel), SubscriptionState::Live,
                                   5000);
         QTRY_VERIFY_WITH_TIMEOUT(std::any_of(changed.cbegin(), changed.cend(),
                                              [&](const QList<QVariant> &args) {

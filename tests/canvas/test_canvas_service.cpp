@@ -509,8 +509,8 @@ private slots:
     {
         CanvasClient &alice = owner();
         CanvasClient &bob = newClient();
-        QSignalSpy changed(alice.service.get(), &canvas::CanvasService::canvasChanged);
-        alice.service->watch(m_channel);
+        QSignalSpy changed(alice.watch.get(), &canvas::CanvasWatch::canvasChanged);
+        alice.watch->watch(m_channel);
         QTRY_COMPARE_WITH_TIMEOUT(alice.connection->socket()->state(),
                                   client::RelaySocket::State::Connected, 5000);
         const CanvasRevision saved = saveOk(bob, std::nullopt, QStringLiteral("live\n"));
@@ -519,7 +519,7 @@ private slots:
         const auto revision = changed.first().at(1).value<CanvasRevision>();
         QCOMPARE(revision.eventId, saved.eventId);
         QCOMPARE(revision.author, QString::fromStdString(bob.identity.pubkey()));
-        alice.service->unwatch(m_channel);
+        alice.watch->unwatch(m_channel);
     }
 
     // A writer whose clock runs five minutes slow signs revisions "before" the watcher started
@@ -529,9 +529,9 @@ private slots:
         CanvasClient &alice = owner();
         CanvasClient &bob = newClient();
         bob.service->setClock([] { return QDateTime::currentSecsSinceEpoch() - 300; });
-        QSignalSpy changed(alice.service.get(), &canvas::CanvasService::canvasChanged);
-        alice.service->watch(m_channel);
-        QTRY_COMPARE_WITH_TIMEOUT(alice.service->watchState(m_channel),
+        QSignalSpy changed(alice.watch.get(), &canvas::CanvasWatch::canvasChanged);
+        alice.watch->watch(m_channel);
+        QTRY_COMPARE_WITH_TIMEOUT(alice.watch->watchState(m_channel),
                                   client::RelaySocket::SubscriptionState::Live, 5000);
         const CanvasRevision saved = saveOk(bob, std::nullopt, QStringLiteral("slow clock\n"));
         QVERIFY(saved.createdAt < QDateTime::currentSecsSinceEpoch() - 200);
@@ -541,7 +541,7 @@ private slots:
                                                      == saved.eventId;
                                              }),
                                  5000);
-        alice.service->unwatch(m_channel);
+        alice.watch->unwatch(m_channel);
     }
 };
 

@@ -39,7 +39,7 @@ class TestCanvasSession : public QObject
     std::unique_ptr<CanvasSession> openSession()
     {
         auto session = std::make_unique<CanvasSession>(
-            m_alice->service.get(), m_channel,
+            m_alice->service.get(), m_alice->watch.get(), m_channel,
             canvas::DraftScope {m_store.get(), QStringLiteral("relay"), QStringLiteral("host")});
         QSignalSpy loaded(session.get(), &CanvasSession::loadFinished);
         session->load();

@@ -40,8 +40,8 @@ class LiveChangesTest : public QObject
 
     std::unique_ptr<CanvasSession> open(CanvasClient &who)
     {
-        auto session =
-            std::make_unique<CanvasSession>(who.service.get(), m_channel, canvas::DraftScope {});
+        auto session = std::make_unique<CanvasSession>(who.service.get(), who.watch.get(),
+                                                       m_channel, canvas::DraftScope {});
         return session;
     }
 

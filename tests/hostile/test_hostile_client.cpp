@@ -6,6 +6,7 @@
 #include "HostileRelay.h"
 
 #include "canvas/CanvasService.h"
+#include "canvas/CanvasWatch.h"
 #include "canvas/SearchService.h"
 #include "net/client/EventVerifier.h"
 #include "net/client/HttpBridge.h"
@@ -213,10 +214,11 @@ void TestHostileClient::forgedAndForeignRevisionsAreDropped()
 void TestHostileClient::forgedLiveRevisionIsDropped()
 {
     canvas::CanvasService service(m_connection.get());
-    QSignalSpy changed(&service, &canvas::CanvasService::canvasChanged);
-    service.watch(kChannel);
+    canvas::CanvasWatch watch(m_connection.get(), &service);
+    QSignalSpy changed(&watch, &canvas::CanvasWatch::canvasChanged);
+    watch.watch(kChannel);
     QTRY_VERIFY_WITH_TIMEOUT(m_relay->openSubscriptions(kChannel.toUtf8()) > 0, 20000);
-    QTRY_COMPARE_WITH_TIMEOUT(service.watchState(kChannel),
+    QTRY_COMPARE_WITH_TIMEOUT(watch.watchState(kChannel),
                               client::RelaySocket::SubscriptionState::Live, 20000);
 
     const nostr::Event forged = Forge::forgedSignature(
