@@ -16,12 +16,12 @@
 #include "relay/routing/WriterOnlyRouter.h"
 #include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
-#include "relay/store/Database.h"
 #include "relay/store/EventExport.h"
-#include "relay/store/PgFanoutListener.h"
-#include "relay/store/PgPresenceTable.h"
-#include "relay/store/PgReplayCache.h"
-#include "relay/store/PgStore.h"
+#include "relay/store/postgres/PgFanoutListener.h"
+#include "relay/store/postgres/PgPresenceTable.h"
+#include "relay/store/postgres/PgReplayCache.h"
+#include "relay/store/postgres/PgStore.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QLoggingCategory>
 
@@ -108,8 +108,8 @@ public:
     bool openSqlite(const Options &options)
     {
         std::string error;
-        auto opened = store::Database::open(options.dataDir, error,
-                                            {std::make_shared<search::SearchIndexer>()});
+        auto opened = store::SqliteStore::open(options.dataDir, error,
+                                               {std::make_shared<search::SearchIndexer>()});
         if (!opened) {
             startupError = error;
             qCCritical(lcEngine) << "cannot open the relay database:" << error.c_str();
@@ -279,7 +279,7 @@ public:
     std::shared_ptr<PresenceTable> presence;
     std::shared_ptr<SharedReplayCache> replays; // null: this process's own cache is the only one
     std::unique_ptr<store::Store> store;
-    store::Database *database = nullptr; // the store when it is SQLite
+    store::SqliteStore *database = nullptr; // the store when it is SQLite
     store::PgStore *pgStore = nullptr; // the store when it is PostgreSQL
     std::unique_ptr<replication::ReplicaSet> replicas; // SQLite's simulated replicas
     std::unique_ptr<replication::PgStandbySet> standbys; // PostgreSQL's standby

@@ -1,7 +1,7 @@
 #include "relay/query/FilterSql.h"
 
-#include "relay/store/EventReader.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteEventReader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -195,8 +195,8 @@ FilterSql::Plan FilterSql::build(const nostr::Filter &filter, const std::string 
         plan.sql = "SELECT COUNT(*)" + from + where;
         return plan;
     }
-    plan.sql = std::string("SELECT ") + store::EventReader::kEventColumns + from + where + order
-        + " LIMIT " + b.param(static_cast<std::int64_t>(effectiveLimit(filter, mode)));
+    plan.sql = std::string("SELECT ") + store::SqliteEventReader::kEventColumns + from + where
+        + order + " LIMIT " + b.param(static_cast<std::int64_t>(effectiveLimit(filter, mode)));
     return plan;
 }
 

@@ -1,7 +1,7 @@
 #include "relay/query/PgFilterSql.h"
 
 #include "relay/store/HexKey.h"
-#include "relay/store/PgEventReader.h"
+#include "relay/store/postgres/PgEventReader.h"
 
 #include <sstream>
 

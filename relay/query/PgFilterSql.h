@@ -1,7 +1,7 @@
 #pragma once
 
 #include "relay/query/FilterSql.h"
-#include "relay/store/PgConnection.h"
+#include "relay/store/postgres/PgConnection.h"
 
 #include <string>
 #include <vector>

@@ -5,11 +5,11 @@
 #include "relay/query/EventMatcher.h"
 #include "relay/query/FilterSql.h"
 #include "relay/query/PgFilterSql.h"
-#include "relay/store/EventReader.h"
 #include "relay/store/LeaseLookup.h"
-#include "relay/store/PgConnection.h"
-#include "relay/store/PgEventReader.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgEventReader.h"
+#include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteEventReader.h"
 
 #include <QLoggingCategory>
 #include <QScopeGuard>
@@ -304,7 +304,7 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
                 }
                 return true;
             }
-            store::EventReader reader(lease.connection());
+            store::SqliteEventReader reader(lease.connection());
             for (const auto &filter : filters) {
                 auto &page = attempt.pages.emplace_back();
                 const auto plan =
@@ -318,7 +318,7 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
                     return false;
                 plan.bindTo(statement);
                 while (statement.step()) {
-                    if (!keep(filter, page, store::EventReader::rowToStoredEvent(statement)))
+                    if (!keep(filter, page, store::SqliteEventReader::rowToStoredEvent(statement)))
                         return true;
                 }
                 if (!statement.ok()) {
@@ -372,7 +372,7 @@ QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
                              }
                              return true;
                          }
-                         store::EventReader reader(lease.connection());
+                         store::SqliteEventReader reader(lease.connection());
                          for (const auto &filter : filters) {
                              // Summed across filters, not de-duplicated (docs/buzz-protocol.md
                              // §POST /count).

@@ -1,6 +1,6 @@
 #include "relay/replication/HeartbeatWriter.h"
 
-#include "relay/store/Database.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QLoggingCategory>
 
@@ -10,7 +10,7 @@ Q_DECLARE_LOGGING_CATEGORY(lcReplica)
 
 namespace buzz::relay::replication {
 
-HeartbeatWriter::HeartbeatWriter(store::Database &database, FenceRing &ring,
+HeartbeatWriter::HeartbeatWriter(store::SqliteStore &database, FenceRing &ring,
                                  std::shared_ptr<RelayClock> clock)
     : m_database(database)
     , m_ring(ring)

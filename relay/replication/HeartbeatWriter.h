@@ -12,7 +12,7 @@
 #include <memory>
 
 namespace buzz::relay::store {
-class Database;
+class SqliteStore;
 }
 
 namespace buzz::relay::replication {
@@ -22,7 +22,8 @@ class HeartbeatWriter
 public:
     static constexpr std::int64_t kIntervalMs = 500;
 
-    HeartbeatWriter(store::Database &database, FenceRing &ring, std::shared_ptr<RelayClock> clock);
+    HeartbeatWriter(store::SqliteStore &database, FenceRing &ring,
+                    std::shared_ptr<RelayClock> clock);
 
     // Creates the token row if needed. False when the writer database refuses.
     bool initialize();
@@ -33,7 +34,7 @@ public:
     std::int64_t lastToken() const { return m_lastToken; }
 
 private:
-    store::Database &m_database;
+    store::SqliteStore &m_database;
     FenceRing &m_ring;
     std::shared_ptr<RelayClock> m_clock;
     std::int64_t m_lastToken = 0;

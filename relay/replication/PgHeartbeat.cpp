@@ -1,7 +1,7 @@
 #include "relay/replication/PgHeartbeat.h"
 
-#include "relay/store/PgConnection.h"
-#include "relay/store/PgStore.h"
+#include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgStore.h"
 
 #include <QLoggingCategory>
 

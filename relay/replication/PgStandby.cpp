@@ -1,8 +1,8 @@
 #include "relay/replication/PgStandby.h"
 
-#include "relay/store/PgConnection.h"
-#include "relay/store/PgEventReader.h"
-#include "relay/store/PgStore.h"
+#include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgEventReader.h"
+#include "relay/store/postgres/PgStore.h"
 
 #include <QLoggingCategory>
 

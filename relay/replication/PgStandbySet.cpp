@@ -1,7 +1,7 @@
 #include "relay/replication/PgStandbySet.h"
 
 #include "relay/replication/ReplicaReport.h"
-#include "relay/store/PgStore.h"
+#include "relay/store/postgres/PgStore.h"
 
 #include <QLoggingCategory>
 

@@ -1,9 +1,9 @@
 #include "relay/replication/Replica.h"
 
-#include "relay/store/Database.h"
-#include "relay/store/RowWriter.h"
-#include "relay/store/Schema.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteRowWriter.h"
+#include "relay/store/sqlite/SqliteSchema.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QLoggingCategory>
 
@@ -75,7 +75,7 @@ std::unique_ptr<Replica> Replica::open(const Config &config, std::string &error)
         return nullptr;
     if (config.dataDir) // a replica need not survive a crash: it is rebuilt from the log
         replica->m_applier->exec("PRAGMA synchronous=OFF;");
-    if (!store::Schema::apply(*replica->m_applier, config.extensions)) {
+    if (!store::SqliteSchema::apply(*replica->m_applier, config.extensions)) {
         error = "replica schema: " + replica->m_applier->lastError();
         return nullptr;
     }
@@ -129,14 +129,14 @@ bool Replica::apply(std::span<const CommitRecord> records)
                                            beat->value("epoch", std::uint64_t {0})};
             continue;
         }
-        if (!store::RowWriter::applyChange(*m_applier, change)) {
+        if (!store::SqliteRowWriter::applyChange(*m_applier, change)) {
             qCWarning(lcReplica) << name().c_str() << "cannot apply lsn" << record.lsn << ":"
                                  << m_applier->lastError().c_str();
             m_applier->exec("ROLLBACK");
             return false;
         }
     }
-    if (!store::Schema::beforeReplayCommit(*m_applier, m_config.extensions)
+    if (!store::SqliteSchema::beforeReplayCommit(*m_applier, m_config.extensions)
         || !m_applier->exec("COMMIT")) {
         m_applier->exec("ROLLBACK");
         return false;
@@ -146,7 +146,7 @@ bool Replica::apply(std::span<const CommitRecord> records)
     return true;
 }
 
-bool Replica::seed(store::Database &database)
+bool Replica::seed(store::SqliteStore &database)
 {
     std::unique_lock turnstile(m_turnstile);
     std::unique_lock exclusive(m_snapshot);
@@ -162,7 +162,7 @@ bool Replica::seed(store::Database &database)
     // the writer has queued for the full-text index, which a replica indexes like a replayed
     // batch's before anyone reads them.
     if (!m_applier->exec("BEGIN") || !m_applier->exec("DELETE FROM commit_log")
-        || !store::Schema::beforeReplayCommit(*m_applier, m_config.extensions)
+        || !store::SqliteSchema::beforeReplayCommit(*m_applier, m_config.extensions)
         || !m_applier->exec("COMMIT")) {
         qCWarning(lcReplica) << name().c_str() << "cannot seed:" << m_applier->lastError().c_str();
         m_applier->exec("ROLLBACK");

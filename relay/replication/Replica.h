@@ -10,8 +10,8 @@
 #include "relay/replication/FenceRing.h"
 #include "relay/replication/ReadReplica.h"
 #include "relay/replication/ReplicaFaults.h"
-#include "relay/store/EventReader.h"
 #include "relay/store/StoreExtension.h"
+#include "relay/store/sqlite/SqliteEventReader.h"
 
 #include <atomic>
 #include <chrono>
@@ -26,7 +26,7 @@
 #include <vector>
 
 namespace buzz::relay::store {
-class Database;
+class SqliteStore;
 class SqliteConnection;
 } // namespace buzz::relay::store
 
@@ -66,7 +66,7 @@ public:
     private:
         Replica &m_replica;
         store::SqliteConnection *m_connection;
-        store::EventReader m_lookup;
+        store::SqliteEventReader m_lookup;
         std::shared_lock<std::shared_mutex> m_snapshot;
         std::optional<ObservedHeartbeat> m_heartbeat;
         std::int64_t m_position; // applied LSN: no batch commits while the lease holds the lock
@@ -91,7 +91,7 @@ public:
     // snapshot is at: at start, and whenever the records it would replay have been trimmed from
     // the commit log. A later seed keeps the last heartbeat replayed: the snapshot holds all the
     // replica held then, so that heartbeat still proves what it proved (age is over-stated).
-    bool seed(store::Database &database);
+    bool seed(store::SqliteStore &database);
     // Seeds taken after the first one (the replica fell behind the trimmed commit log).
     std::uint64_t reseeds() const { return m_reseeds.load(); }
 

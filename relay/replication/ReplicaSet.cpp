@@ -1,7 +1,7 @@
 #include "relay/replication/ReplicaSet.h"
 
 #include "relay/replication/ReplicaReport.h"
-#include "relay/store/Database.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QLoggingCategory>
 
@@ -19,7 +19,7 @@ constexpr std::size_t kApplyBatch = 1000;
 constexpr auto kReplicaDriverPeriod = std::chrono::milliseconds(10);
 } // namespace
 
-ReplicaSet::ReplicaSet(store::Database &database, ReplicationConfig config)
+ReplicaSet::ReplicaSet(store::SqliteStore &database, ReplicationConfig config)
     : m_database(database)
     , m_config(std::move(config))
     , m_ring(FenceRing::randomEpoch())
@@ -28,8 +28,8 @@ ReplicaSet::ReplicaSet(store::Database &database, ReplicationConfig config)
     , m_historyPermits(std::clamp(m_config.historyReadCap(), 1, 1024))
 { }
 
-std::unique_ptr<ReplicaSet> ReplicaSet::attach(store::Database &database, ReplicationConfig config,
-                                               std::string &error)
+std::unique_ptr<ReplicaSet> ReplicaSet::attach(store::SqliteStore &database,
+                                               ReplicationConfig config, std::string &error)
 {
     if (!config.clock)
         config.clock = RelayClock::system();

@@ -25,7 +25,7 @@
 #include <vector>
 
 namespace buzz::relay::store {
-class Database;
+class SqliteStore;
 }
 
 namespace buzz::relay::replication {
@@ -36,8 +36,8 @@ public:
     // Opens config.replicas replicas of `database` (with its extensions) and starts replaying its
     // commit log. Reads reach them only through a router (routing::ReplicaRouter); with 0
     // replicas there is nothing to route to and every read stays on the writer.
-    static std::unique_ptr<ReplicaSet> attach(store::Database &database, ReplicationConfig config,
-                                              std::string &error);
+    static std::unique_ptr<ReplicaSet> attach(store::SqliteStore &database,
+                                              ReplicationConfig config, std::string &error);
     ~ReplicaSet() override;
     ReplicaSet(const ReplicaSet &) = delete;
     ReplicaSet &operator=(const ReplicaSet &) = delete;
@@ -66,7 +66,7 @@ public:
     ScopePositions &scopePositions() override { return m_scopes; }
     RouteMetrics &metrics() override { return m_metrics; }
     const ReplicationConfig &config() const override { return m_config; }
-    store::Database &database() { return m_database; }
+    store::SqliteStore &database() { return m_database; }
 
     // Round-robin start for the router's replica scan.
     std::size_t nextStartIndex() override
@@ -85,13 +85,13 @@ public:
     std::vector<std::string> describe() const override;
 
 private:
-    ReplicaSet(store::Database &database, ReplicationConfig config);
+    ReplicaSet(store::SqliteStore &database, ReplicationConfig config);
     void fetchNewRecords();
     // Whether `replica` needs a record that is neither fetched nor in the writer's log any more.
     bool fellBehindTheLog(const Replica &replica) const;
     void runDriver();
 
-    store::Database &m_database;
+    store::SqliteStore &m_database;
     ReplicationConfig m_config;
     FenceRing m_ring;
     ScopePositions m_scopes;

@@ -3,8 +3,8 @@
 #include "relay/model/ReadLimits.h"
 #include "relay/replication/ReplicaTier.h"
 #include "relay/store/EventLookup.h"
-#include "relay/store/SqliteConnection.h"
 #include "relay/store/Store.h"
+#include "relay/store/sqlite/SqliteConnection.h"
 
 namespace buzz::relay::routing {
 

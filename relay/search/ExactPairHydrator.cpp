@@ -2,7 +2,7 @@
 
 #include "relay/search/ExactPairLookup.h"
 #include "relay/search/PgExactPairLookup.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <QLoggingCategory>
 

@@ -1,7 +1,7 @@
 #include "relay/search/ExactPairLookup.h"
 
-#include "relay/store/EventReader.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteEventReader.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -26,8 +26,8 @@ ExactPairLookup::Rows collect(store::Statement &select, std::size_t expected)
     std::vector<std::int64_t> positions;
     positions.reserve(expected);
     while (select.step()) {
-        rows.events.push_back(store::EventReader::rowToStoredEvent(select));
-        positions.push_back(select.int64(store::EventReader::kEventColumnCount));
+        rows.events.push_back(store::SqliteEventReader::rowToStoredEvent(select));
+        positions.push_back(select.int64(store::SqliteEventReader::kEventColumnCount));
     }
     rows.ok = select.ok();
     rows.sqliteCode = select.resultCode();
@@ -112,7 +112,7 @@ std::string ExactPairLookup::pairSql(Deleted deleted)
     // 64-hex id then the decimal created_at, so splitting it costs two substr calls rather than a
     // JSON parse per pair.
     std::string sql = "SELECT ";
-    sql += store::EventReader::kEventColumns;
+    sql += store::SqliteEventReader::kEventColumns;
     sql += ", p.key FROM json_each(?2) p CROSS JOIN events e INDEXED BY events_by_id"
            " ON e.community = ?1 AND e.id = hex_key(substr(p.value, 1, 64))"
            " WHERE e.created_at = CAST(substr(p.value, 65) AS INTEGER)";
@@ -124,7 +124,7 @@ std::string ExactPairLookup::pairSql(Deleted deleted)
 std::string ExactPairLookup::idSql()
 {
     std::string sql = "SELECT ";
-    sql += store::EventReader::kEventColumns;
+    sql += store::SqliteEventReader::kEventColumns;
     sql += ", w.key FROM json_each(?2) w CROSS JOIN events e INDEXED BY events_by_id"
            " ON e.community = ?1 AND e.id = hex_key(w.value) WHERE e.deleted_at IS NULL";
     return sql;

@@ -1,8 +1,8 @@
 #include "relay/search/PgExactPairLookup.h"
 
 #include "relay/store/HexKey.h"
-#include "relay/store/PgConnection.h"
-#include "relay/store/PgEventReader.h"
+#include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgEventReader.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "relay/search/ExactPairLookup.h"
-#include "relay/store/PgConnection.h"
+#include "relay/store/postgres/PgConnection.h"
 
 namespace buzz::relay::search {
 

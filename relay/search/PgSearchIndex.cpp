@@ -3,7 +3,7 @@
 #include "relay/search/SearchText.h"
 
 #include "relay/store/HexKey.h"
-#include "relay/store/PgConnection.h"
+#include "relay/store/postgres/PgConnection.h"
 
 #include <cctype>
 

@@ -1,7 +1,7 @@
 #include "relay/search/SearchIndex.h"
 
 #include "relay/store/HexKey.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <nlohmann/json.hpp>
 

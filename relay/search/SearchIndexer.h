@@ -12,8 +12,9 @@ namespace buzz::relay::search {
 // and the writer indexes in batches — before the COMMIT that brings the queue to kBatchRows rows
 // or finds its oldest row kBatchMs old — rather than at every commit (FTS5 writes an index segment
 // at every commit; indexing per commit cost a third of the in-process ingest time). Whatever is
-// deferred is indexed before any full-text read on the writer (store::Database::flushDeferredWork),
-// so a search on the writer never misses an acknowledged row.
+// deferred is indexed before any full-text read on the writer
+// (store::SqliteStore::flushDeferredWork), so a search on the writer never misses an acknowledged
+// row.
 class SearchIndexer : public store::StoreExtension
 {
 public:

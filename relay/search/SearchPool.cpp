@@ -1,8 +1,8 @@
 #include "relay/search/SearchPool.h"
 
 #include "relay/replication/ReplicaTier.h"
-#include "relay/store/SqliteConnection.h"
 #include "relay/store/Store.h"
+#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <QLoggingCategory>
 

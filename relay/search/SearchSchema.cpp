@@ -1,7 +1,7 @@
 #include "relay/search/SearchSchema.h"
 
 #include "net/nostr/Kinds.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <QLoggingCategory>
 

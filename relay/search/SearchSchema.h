@@ -14,7 +14,7 @@ namespace buzz::relay::search {
 // queue. A replica flushes before each replayed batch commits, so its index is rebuilt exactly by
 // replaying the commit log (every replayed insert and soft delete fires the same triggers): a
 // lagging replica has a lagging but self-consistent index, and search can be served there. The
-// writer flushes in batches (store::Database) and always before a full-text read of its own, so
+// writer flushes in batches (store::SqliteStore) and always before a full-text read of its own, so
 // no search on the writer misses a committed row.
 class SearchSchema
 {

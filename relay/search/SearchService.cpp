@@ -6,8 +6,8 @@
 #include "relay/search/SearchIndex.h"
 #include "relay/search/SearchText.h"
 #include "relay/store/LeaseLookup.h"
-#include "relay/store/SqliteConnection.h"
 #include "relay/store/Store.h"
+#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <QLoggingCategory>
 

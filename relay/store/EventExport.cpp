@@ -1,10 +1,10 @@
 #include "relay/store/EventExport.h"
 
-#include "relay/store/EventReader.h"
 #include "relay/store/HexKey.h"
-#include "relay/store/PgConnection.h"
-#include "relay/store/PgEventReader.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgEventReader.h"
+#include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteEventReader.h"
 
 namespace buzz::relay::store {
 
@@ -31,7 +31,7 @@ int EventExport::sqlitePage(const ConnectionLease &lease, const std::string &com
 {
     SqliteConnection &connection = *lease.sqlite();
     auto select = connection.prepare(
-        std::string("SELECT ") + EventReader::kEventColumns
+        std::string("SELECT ") + SqliteEventReader::kEventColumns
         + " FROM events e WHERE e.community = ?1 AND (?2 = 0 OR e.created_at > ?3 OR "
           "(e.created_at = ?3 AND e.id > ?4)) ORDER BY e.created_at, e.id LIMIT "
         + std::to_string(kPageRows));
@@ -45,7 +45,7 @@ int EventExport::sqlitePage(const ConnectionLease &lease, const std::string &com
     select.bindBlobStatic(4, cursor.id.data(), cursor.id.size());
     int rows = 0;
     while (select.step()) {
-        StoredEvent stored = EventReader::rowToStoredEvent(select);
+        StoredEvent stored = SqliteEventReader::rowToStoredEvent(select);
         cursor.started = true;
         cursor.createdAt = stored.event.createdAt;
         cursor.id = std::string(select.blob(2));

@@ -1,7 +1,7 @@
 #pragma once
 
 // An event's wire JSON rebuilt from its stored fields, shared by both stores' readers
-// (EventReader on SQLite, PgEventReader on PostgreSQL): the rows keep no copy of the JSON, so
+// (SqliteEventReader on SQLite, PgEventReader on PostgreSQL): the rows keep no copy of the JSON, so
 // this is what every read answers with, and it must be byte for byte what Event::toJson produced
 // at ingest (clients re-hash it to check the id).
 

@@ -13,7 +13,7 @@
 namespace buzz::relay::store {
 
 // The point lookups ingest runs inside its write transaction and readers run on a leased
-// connection, whatever the store: store::EventReader (SQLite) and store::PgEventReader
+// connection, whatever the store: store::SqliteEventReader (SQLite) and store::PgEventReader
 // (PostgreSQL) answer them alike, byte for byte the same events.
 class EventLookup
 {

@@ -12,9 +12,9 @@
 
 namespace buzz::relay::store {
 
-// Every row mutation ingest makes, whatever the store: store::RowWriter (SQLite, recording each
-// one into the commit log its replicas replay) and store::PgRowWriter (PostgreSQL, whose standby
-// replays the WAL) write the same rows.
+// Every row mutation ingest makes, whatever the store: store::SqliteRowWriter (SQLite, recording
+// each one into the commit log its replicas replay) and store::PgRowWriter (PostgreSQL, whose
+// standby replays the WAL) write the same rows.
 class EventRows
 {
 public:

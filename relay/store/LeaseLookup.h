@@ -1,8 +1,8 @@
 #pragma once
 
 #include "relay/store/ConnectionLease.h"
-#include "relay/store/EventReader.h"
-#include "relay/store/PgEventReader.h"
+#include "relay/store/postgres/PgEventReader.h"
+#include "relay/store/sqlite/SqliteEventReader.h"
 
 #include <optional>
 
@@ -27,7 +27,7 @@ public:
     EventLookup *operator->() { return &**this; }
 
 private:
-    std::optional<EventReader> m_sqlite;
+    std::optional<SqliteEventReader> m_sqlite;
     std::optional<PgEventReader> m_postgres;
 };
 

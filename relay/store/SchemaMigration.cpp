@@ -1,6 +1,6 @@
 #include "relay/store/SchemaMigration.h"
 
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <QLoggingCategory>
 

@@ -11,7 +11,7 @@
 
 namespace buzz::relay::store {
 
-// The writer store the engine runs on: SQLite (store::Database, the embedded default) or
+// The writer store the engine runs on: SQLite (store::SqliteStore, the embedded default) or
 // PostgreSQL (store::PgStore). Both serialise writes on one writer connection and commit them in
 // groups; ingest, routing and search see only this.
 class Store

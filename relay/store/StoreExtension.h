@@ -25,7 +25,7 @@ public:
     virtual bool attachWriter(SqliteConnection &writer) = 0;
     // Inside a writer transaction, just before its COMMIT. The extension may defer its work to a
     // later commit unless `force`; whatever it defers must be done before anything reads it
-    // (Database::flushDeferredWork). False = an SQLite error: the transaction rolls back.
+    // (SqliteStore::flushDeferredWork). False = an SQLite error: the transaction rolls back.
     virtual bool beforeWriterCommit(SqliteConnection &writer, std::int64_t nowMs, bool force) = 0;
     // A writer transaction rolled back: work it had done may be deferred again.
     virtual void writerRolledBack() = 0;

@@ -3,11 +3,11 @@
 #include "relay/routing/WriterOnlyRouter.h"
 #include "relay/search/ExactPairHydrator.h"
 #include "relay/search/PgExactPairLookup.h"
-#include "relay/store/Database.h"
 #include "relay/store/HexKey.h"
-#include "relay/store/PgConnection.h"
-#include "relay/store/PgStore.h"
-#include "relay/store/RowWriter.h"
+#include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgStore.h"
+#include "relay/store/sqlite/SqliteRowWriter.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QTemporaryDir>
 
@@ -164,7 +164,7 @@ void appendCopyRow(std::string &line, const StoredEvent &stored)
     bytea(event.sig);
     line += '\t';
     // No tab, newline or backslash in the bench's tags and contents (COPY would need them escaped).
-    line += store::RowWriter::tagsJson(event.tags);
+    line += store::SqliteRowWriter::tagsJson(event.tags);
     line += '\t';
     line += event.content;
     line += '\n';
@@ -233,7 +233,7 @@ std::optional<HydrationFigures> HydrationBench::sqlite(int events, const QString
 {
     QTemporaryDir dir(parent + QStringLiteral("/relay-bench-hydrate-XXXXXX"));
     std::string error;
-    auto database = store::Database::open(dir.path().toStdString(), error);
+    auto database = store::SqliteStore::open(dir.path().toStdString(), error);
     if (!database) {
         std::fprintf(stderr, "relay_bench: %s\n", error.c_str());
         return std::nullopt;
@@ -248,7 +248,7 @@ std::optional<HydrationFigures> HydrationBench::sqlite(int events, const QString
         if (!tx)
             return std::nullopt;
         // Recording off: a bench store has no replica to replay a commit log.
-        store::RowWriter rows(tx->connection(), nullptr);
+        store::SqliteRowWriter rows(tx->connection(), nullptr);
         for (int i = 0; i < 20'000 && done < events; ++i, ++done) {
             const StoredEvent stored = source.next();
             if (rows.insertEvent(stored, std::nullopt, stored.event.createdAt, std::nullopt)

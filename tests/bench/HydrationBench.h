@@ -4,9 +4,9 @@
 // by) against a store of 1M events, on SQLite and on PostgreSQL. The events are loaded in bulk, not
 // through the engine (1M signed ingests would take minutes): synthetic kind-9 notes with random
 // ids and signatures (nothing is verified on this path) spread over eleven months, so PostgreSQL
-// keeps them in eleven month partitions. SQLite: store::RowWriter in 20k-row transactions, without
-// the full-text index (hydration never reads it); PostgreSQL: COPY into the relay's own schema
-// (PgSchema, opened by store::PgStore), GIN index and all.
+// keeps them in eleven month partitions. SQLite: store::SqliteRowWriter in 20k-row transactions,
+// without the full-text index (hydration never reads it); PostgreSQL: COPY into the relay's own
+// schema (PgSchema, opened by store::PgStore), GIN index and all.
 
 #include "BenchPostgres.h"
 #include "relay/model/StoredEvent.h"
@@ -42,7 +42,7 @@ public:
     static constexpr int kBatches = 40;
     static constexpr int kPairs = 500;
 
-    // A store::Database in a new directory under `parent`.
+    // A store::SqliteStore in a new directory under `parent`.
     static std::optional<HydrationFigures> sqlite(int events, const QString &parent);
     // `events` more rows in the relay schema of `urls` (it may hold rows already), hydrated on the
     // writer through the hydrator and on the standby through the same statement

@@ -25,7 +25,7 @@
 #include "RelayBenchIngest.h"
 #include "RelayTestFixture.h"
 #include "RelayTestFixtureHttpClient.h"
-#include "relay/store/PgConnection.h"
+#include "relay/store/postgres/PgConnection.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -438,7 +438,7 @@ int main(int argc, char *argv[])
                         + ", the relay on --database-url with its standby as "
                           "--read-database-url (read budget 1000 ms). Bulk loads, not WebSocket: "
                           "PostgreSQL's 200k store by COPY (SQLite's through the engine); the 1M "
-                          "hydration stores by RowWriter (SQLite) and COPY (PostgreSQL)."
+                          "hydration stores by SqliteRowWriter (SQLite) and COPY (PostgreSQL)."
                    : std::string("PostgreSQL column skipped: ")
                         + (postgres ? postgres->absent() : std::string("--sqlite-only")));
     return 0;

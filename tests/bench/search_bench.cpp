@@ -1,14 +1,14 @@
 // search_bench: NIP-50 search latency and exact-pair hydration at 100k and 1M stored events.
-// Events are written straight through the store (RowWriter inside write transactions, FTS triggers
-// firing as in production) into a temporary directory; nothing is signed, so ids and signatures
-// are random hex. Prints BENCH lines (tests/bench/README.md).
+// Events are written straight through the store (SqliteRowWriter inside write transactions, FTS
+// triggers firing as in production) into a temporary directory; nothing is signed, so ids and
+// signatures are random hex. Prints BENCH lines (tests/bench/README.md).
 
 #include "relay/routing/WriterOnlyRouter.h"
 #include "relay/search/ExactPairHydrator.h"
 #include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
-#include "relay/store/Database.h"
-#include "relay/store/RowWriter.h"
+#include "relay/store/sqlite/SqliteRowWriter.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QCoreApplication>
 #include <QTemporaryDir>
@@ -98,7 +98,7 @@ struct Stored
 };
 
 // `jsonBytes` receives the canonical JSON bytes of the events written.
-bool populate(store::Database &database, int count, std::vector<Stored> &sample,
+bool populate(store::SqliteStore &database, int count, std::vector<Stored> &sample,
               std::uint64_t &jsonBytes)
 {
     std::mt19937_64 random(42);
@@ -140,7 +140,7 @@ bool populate(store::Database &database, int count, std::vector<Stored> &sample,
         if (!tx)
             return false;
         // Recording off: a benchmark fixture needs no commit log for replicas.
-        store::RowWriter rows(tx->connection(), nullptr);
+        store::SqliteRowWriter rows(tx->connection(), nullptr);
         for (int i = 0; i < kBatch && done < count; ++i, ++done) {
             StoredEvent stored;
             nostr::Event &event = stored.event;
@@ -162,7 +162,7 @@ bool populate(store::Database &database, int count, std::vector<Stored> &sample,
             stored.community = kCommunity;
             stored.channel = channel;
             if (rows.insertEvent(stored, std::nullopt, event.createdAt, std::nullopt)
-                != store::RowWriter::InsertOutcome::Inserted)
+                != store::SqliteRowWriter::InsertOutcome::Inserted)
                 return false;
             if (static_cast<std::size_t>(done) % sampleEvery == 0)
                 sample.push_back({event.id, event.createdAt});
@@ -182,8 +182,8 @@ void run(int count, const char *label)
 {
     QTemporaryDir dir;
     std::string error;
-    auto database = store::Database::open(dir.path().toStdString(), error,
-                                          {std::make_shared<search::SearchIndexer>()});
+    auto database = store::SqliteStore::open(dir.path().toStdString(), error,
+                                             {std::make_shared<search::SearchIndexer>()});
     if (!database) {
         std::fprintf(stderr, "cannot open database: %s\n", error.c_str());
         return;

@@ -127,7 +127,7 @@ private slots:
     {
         // The embedded relay runs on SQLite: libpq and what it brings (libssl, gnutls through
         // libldap, p11-kit…: about 3 MB resident, gnutls's start-up) are loaded only by a relay
-        // given a PostgreSQL URL (relay/store/LibPq.h).
+        // given a PostgreSQL URL (relay/store/postgres/LibPq.h).
         UiTestHarness harness;
         auto *session = harness.openEmbeddedSession(QStringLiteral("first"));
         QVERIFY(session && UiTestHarness::waitCanvasReady(session->window()->canvasPane()));

@@ -5,7 +5,7 @@
 
 #include "test_engine_support.h"
 
-#include "relay/store/PgConnection.h"
+#include "relay/store/postgres/PgConnection.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -5,7 +5,7 @@
 #include "test_engine_support.h"
 
 #include "relay/search/SearchIndexer.h"
-#include "relay/store/Database.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -4,8 +4,8 @@
 #include "test_engine_support.h"
 
 #include "relay/query/FilterSql.h"
-#include "relay/store/Schema.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteSchema.h"
 
 #include <QTest>
 
@@ -200,7 +200,7 @@ private slots:
         auto db =
             store::SqliteConnection::open(":memory:", store::SqliteConnection::Role::Writer, error);
         QVERIFY(db);
-        QVERIFY(store::Schema::apply(*db));
+        QVERIFY(store::SqliteSchema::apply(*db));
         auto filter = nostr::Filter::fromJson(std::string_view(
             "{\"kinds\":[40100],\"#h\":[\"" + std::string(kChannelA) + "\"],\"limit\":1}"));
         QVERIFY(filter);

@@ -6,7 +6,7 @@
 
 #include "test_routing_support.h"
 
-#include "relay/store/Database.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -101,7 +101,7 @@ void TestReplicationCommitLog::relayWithoutReplicasKeepsOnlyTheTail()
 void TestReplicationCommitLog::appliedRecordsAreTrimmedToTheTail()
 {
     RoutingHarness h({.replicas = 1, .commitLog = smallLog()});
-    store::Database &writer = h.sqliteReplicas().database();
+    store::SqliteStore &writer = h.sqliteReplicas().database();
     h.createChannel(kChannel);
     for (int i = 0; i < 30; ++i) {
         QVERIFY(!h.post(kChannel, h.nowSec(), "in step " + std::to_string(i)).empty());
@@ -138,7 +138,7 @@ void TestReplicationCommitLog::replicaWithinTheTailReplaysWithoutReseed()
 void TestReplicationCommitLog::replicaBehindTheTrimmedTailReseedsAndServesEveryRow()
 {
     RoutingHarness h({.replicas = 1, .budgetMs = 1000, .commitLog = smallLog()});
-    store::Database &writer = h.sqliteReplicas().database();
+    store::SqliteStore &writer = h.sqliteReplicas().database();
     h.createChannel(kChannel);
     std::vector<std::string> posted {h.post(kChannel, h.nowSec() - 100, "before the pause")};
     h.beatAndReplay();

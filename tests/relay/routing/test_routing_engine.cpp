@@ -4,7 +4,7 @@
 
 #include "test_routing_support.h"
 
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <QTest>
 

@@ -21,7 +21,7 @@
 
 #include "RelayTestFixtureWsClient.h"
 #include "relay/server/RelayServer.h"
-#include "relay/store/PgConnection.h"
+#include "relay/store/postgres/PgConnection.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -7,9 +7,9 @@
 #include "relay/search/ExactPairHydrator.h"
 #include "relay/search/ExactPairLookup.h"
 #include "relay/search/PgExactPairLookup.h"
-#include "relay/store/PgConnection.h"
-#include "relay/store/PgSchema.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgSchema.h"
+#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <QTest>
 

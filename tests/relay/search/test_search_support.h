@@ -12,9 +12,9 @@
 #include "relay/routing/WriterOnlyRouter.h"
 #include "relay/search/EventPair.h"
 #include "relay/search/SearchIndexer.h"
-#include "relay/store/Database.h"
-#include "relay/store/PgStore.h"
-#include "relay/store/RowWriter.h"
+#include "relay/store/postgres/PgStore.h"
+#include "relay/store/sqlite/SqliteRowWriter.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QDateTime>
 
@@ -65,8 +65,8 @@ public:
                 router = std::make_unique<CountingRouter>(*postgres);
             return;
         }
-        database =
-            store::Database::open(std::nullopt, error, {std::make_shared<search::SearchIndexer>()});
+        database = store::SqliteStore::open(std::nullopt, error,
+                                            {std::make_shared<search::SearchIndexer>()});
         if (database)
             router = std::make_unique<CountingRouter>(*database);
     }
@@ -125,7 +125,7 @@ public:
     }
 
     nostr::SecretKey key = nostr::SecretKey::generate();
-    std::unique_ptr<store::Database> database; // SQLite runs
+    std::unique_ptr<store::SqliteStore> database; // SQLite runs
     std::unique_ptr<store::PgStore> postgres; // PostgreSQL runs
     std::unique_ptr<CountingRouter> router; // writer only, counting
 

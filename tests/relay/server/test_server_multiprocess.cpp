@@ -20,8 +20,8 @@
 #include "RelayTestFixtureWsClient.h"
 
 #include "net/nostr/Nip98.h"
-#include "relay/store/PgConnection.h"
-#include "relay/store/PgFanoutListener.h"
+#include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgFanoutListener.h"
 
 #include <QBuffer>
 #include <QDateTime>

@@ -5,7 +5,7 @@
 
 #include "test_engine_support.h"
 
-#include "relay/store/Database.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QDeadlineTimer>
 #include <QTemporaryDir>
@@ -166,7 +166,7 @@ private slots:
         // Store level: works that write and then throw (or simply do not commit) leave nothing,
         // while the works grouped with them commit.
         std::string error;
-        auto database = store::Database::open(std::nullopt, error);
+        auto database = store::SqliteStore::open(std::nullopt, error);
         QVERIFY2(database, error.c_str());
         constexpr int kThreads = 4;
         constexpr int kEach = 60;
@@ -184,7 +184,7 @@ private slots:
                     const std::string key = "t-" + std::to_string(t) + "-" + std::to_string(i);
                     const auto outcome = database->writeInGroup(
                         "local", EngineHarness::kStart * 1000, [&](store::WriteTransaction &work) {
-                            auto &tx = store::Database::sqlite(work);
+                            auto &tx = store::SqliteStore::sqlite(work);
                             auto insert = tx.connection().prepare(
                                 "INSERT INTO relay_meta (key, value) VALUES (?1, 'x')");
                             insert.bind(1, std::string_view(key));
@@ -207,13 +207,13 @@ private slots:
                             tx.commit(EngineHarness::kStart * 1000);
                         });
                     switch (outcome) {
-                    case store::Database::GroupOutcome::Committed:
+                    case store::SqliteStore::GroupOutcome::Committed:
                         ++committed;
                         break;
-                    case store::Database::GroupOutcome::Discarded:
+                    case store::SqliteStore::GroupOutcome::Discarded:
                         ++discarded;
                         break;
-                    case store::Database::GroupOutcome::Failed:
+                    case store::SqliteStore::GroupOutcome::Failed:
                         ++failed;
                         break;
                     }
@@ -258,7 +258,7 @@ private slots:
         };
         const auto insertWork = [](std::string key) {
             return [key = std::move(key)](store::WriteTransaction &work) {
-                auto &tx = store::Database::sqlite(work);
+                auto &tx = store::SqliteStore::sqlite(work);
                 auto insert =
                     tx.connection().prepare("INSERT INTO relay_meta (key, value) VALUES (?1, 'a')");
                 insert.bind(1, std::string_view(key));
@@ -269,11 +269,11 @@ private slots:
         constexpr int kThreads = 4;
         constexpr int kEach = 50;
         std::mutex mutex;
-        std::map<std::string, store::Database::GroupOutcome> reported;
+        std::map<std::string, store::SqliteStore::GroupOutcome> reported;
         std::set<std::string> unreadableWhenReported;
         {
             std::string error;
-            auto database = store::Database::open(dir.path().toStdString(), error);
+            auto database = store::SqliteStore::open(dir.path().toStdString(), error);
             QVERIFY2(database, error.c_str());
             std::vector<std::thread> threads;
             for (int t = 0; t < kThreads; ++t) {
@@ -282,7 +282,7 @@ private slots:
                         const std::string key = "a-" + std::to_string(t) + "-" + std::to_string(i);
                         database->writeInGroupAsync(
                             "local", EngineHarness::kStart * 1000, insertWork(key),
-                            [&, key](store::Database::GroupOutcome outcome) {
+                            [&, key](store::SqliteStore::GroupOutcome outcome) {
                                 const bool visible = visibleElsewhere(key);
                                 std::lock_guard lock(mutex);
                                 reported[key] = outcome;
@@ -298,27 +298,27 @@ private slots:
             int before = -1;
             QCOMPARE(database->writeInGroup("local", EngineHarness::kStart * 1000,
                                             [&](store::WriteTransaction &work) {
-                                                auto &tx = store::Database::sqlite(work);
+                                                auto &tx = store::SqliteStore::sqlite(work);
                                                 auto count = tx.connection().prepare(
                                                     "SELECT COUNT(*) FROM relay_meta WHERE "
                                                     "key LIKE 'a-%'");
                                                 if (count.step())
                                                     before = int(count.int64(0));
                                             }),
-                     store::Database::GroupOutcome::Discarded);
+                     store::SqliteStore::GroupOutcome::Discarded);
             QCOMPARE(before, kThreads * kEach);
             // Queued and not yet run when the database closes.
             for (int i = 0; i < 40; ++i)
                 database->writeInGroupAsync("local", EngineHarness::kStart * 1000,
                                             insertWork("z-" + std::to_string(i)),
-                                            [&, i](store::Database::GroupOutcome outcome) {
+                                            [&, i](store::SqliteStore::GroupOutcome outcome) {
                                                 std::lock_guard lock(mutex);
                                                 reported["z-" + std::to_string(i)] = outcome;
                                             });
         }
         QCOMPARE(int(reported.size()), kThreads * kEach + 40);
         for (const auto &[key, outcome] : reported)
-            QVERIFY2(outcome == store::Database::GroupOutcome::Committed, key.c_str());
+            QVERIFY2(outcome == store::SqliteStore::GroupOutcome::Committed, key.c_str());
         QVERIFY2(unreadableWhenReported.empty(), "a write was reported before it committed");
         for (int i = 0; i < 40; ++i)
             QVERIFY(visibleElsewhere("z-" + std::to_string(i)));

@@ -6,7 +6,7 @@
 
 #include "net/nostr/Keys.h"
 #include "relay/RelayEngine.h"
-#include "relay/store/WalIntegrity.h"
+#include "relay/store/sqlite/WalIntegrity.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -5,8 +5,8 @@
 
 #include "test_engine_support.h"
 
-#include "relay/store/Database.h"
-#include "relay/store/EventReader.h"
+#include "relay/store/sqlite/SqliteEventReader.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -121,10 +121,10 @@ private slots:
         const qint64 before = QFileInfo(dir.path() + "/relay.sqlite3").size();
         {
             std::string error;
-            auto database = store::Database::open(dir.path().toStdString(), error);
+            auto database = store::SqliteStore::open(dir.path().toStdString(), error);
             QVERIFY2(database, error.c_str());
             store::ConnectionLease lease = database->leaseWriterConnection();
-            store::EventReader reader(lease.connection());
+            store::SqliteEventReader reader(lease.connection());
             for (const FixtureEvent &event : expectedEvents()) {
                 const auto found = reader.findById(event.community, event.id);
                 QVERIFY2(found, event.json.c_str());
@@ -235,7 +235,7 @@ private slots:
         QVERIFY(execSql(dir.path(), "UPDATE events SET id = upper(id) WHERE rowid = 5"));
         const std::string count = sqlText(dir.path(), "SELECT count(*) FROM events");
         std::string error;
-        QVERIFY(!store::Database::open(dir.path().toStdString(), error));
+        QVERIFY(!store::SqliteStore::open(dir.path().toStdString(), error));
         QVERIFY2(error.find("schema migration from version 1 failed") != std::string::npos,
                  error.c_str());
         QCOMPARE(sqlText(dir.path(), "SELECT value FROM relay_meta WHERE key = 'schema_version'"),
@@ -249,12 +249,12 @@ private slots:
         QTemporaryDir dir;
         {
             std::string error;
-            QVERIFY(store::Database::open(dir.path().toStdString(), error));
+            QVERIFY(store::SqliteStore::open(dir.path().toStdString(), error));
         }
         QVERIFY(
             execSql(dir.path(), "UPDATE relay_meta SET value = '99' WHERE key = 'schema_version'"));
         std::string error;
-        QVERIFY(!store::Database::open(dir.path().toStdString(), error));
+        QVERIFY(!store::SqliteStore::open(dir.path().toStdString(), error));
         QVERIFY2(error.find("schema version 99") != std::string::npos, error.c_str());
         QCOMPARE(sqlText(dir.path(), "SELECT value FROM relay_meta WHERE key = 'schema_version'"),
                  std::string("99"));

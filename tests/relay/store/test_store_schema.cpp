@@ -5,9 +5,9 @@
 
 #include "net/nostr/Filter.h"
 #include "relay/query/FilterSql.h"
-#include "relay/store/EventReader.h"
-#include "relay/store/Schema.h"
-#include "relay/store/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteEventReader.h"
+#include "relay/store/sqlite/SqliteSchema.h"
 
 #include <QTest>
 
@@ -90,7 +90,7 @@ private slots:
         m_db =
             store::SqliteConnection::open(":memory:", store::SqliteConnection::Role::Writer, error);
         QVERIFY2(m_db, error.c_str());
-        QVERIFY2(store::Schema::apply(*m_db, {}, &error), error.c_str());
+        QVERIFY2(store::SqliteSchema::apply(*m_db, {}, &error), error.c_str());
     }
 
     void indexesAreExactlyThoseProvedHere()
@@ -112,7 +112,7 @@ private slots:
             filterPlan(*m_db, "{\"ids\":[\"" + kId + "\"],\"kinds\":[9,40100]}");
         QVERIFY2(uses(plan, "SEARCH e USING INDEX events_by_id (community=? AND id=?)"),
                  plan.c_str());
-        store::EventReader reader(*m_db);
+        store::SqliteEventReader reader(*m_db);
         const std::string lookup = plansOfCall(*m_db, [&] { reader.findById(kCommunity, kId); });
         QVERIFY2(uses(lookup, "SEARCH e USING INDEX events_by_id (community=? AND id=?)"),
                  lookup.c_str());
@@ -134,7 +134,7 @@ private slots:
         QVERIFY2(uses(plan, "USING INDEX events_by_pubkey (community=? AND pubkey=? AND kind=?)"),
                  plan.c_str());
         QVERIFY2(!uses(plan, "TEMP B-TREE"), plan.c_str());
-        store::EventReader reader(*m_db);
+        store::SqliteEventReader reader(*m_db);
         const std::string lookup = plansOfCall(
             *m_db, [&] { reader.liveReplaceable(kCommunity, 0, kPubkey, std::nullopt); });
         QVERIFY2(uses(lookup, "USING INDEX events_by_pubkey (community=? AND pubkey=? AND kind=?)"),
@@ -144,7 +144,7 @@ private slots:
 
     void addressableLookupSearchesTheAddressIndex()
     {
-        store::EventReader reader(*m_db);
+        store::SqliteEventReader reader(*m_db);
         const std::string lookup = plansOfCall(
             *m_db, [&] { reader.liveReplaceable(kCommunity, 39000, kPubkey, kChannel); });
         QVERIFY2(uses(lookup,
@@ -167,7 +167,7 @@ private slots:
                      plan.c_str());
             QVERIFY2(!uses(plan, "TEMP B-TREE"), plan.c_str());
         }
-        store::EventReader reader(*m_db);
+        store::SqliteEventReader reader(*m_db);
         const std::string head =
             plansOfCall(*m_db, [&] { reader.canvasHead(kCommunity, kChannel); });
         QVERIFY2(uses(head,

@@ -7,7 +7,7 @@
 // small store's WAL is small: its threshold follows the database's size and a WAL that outgrew it
 // is cut back to it once it restarts.
 
-#include "relay/store/Database.h"
+#include "relay/store/sqlite/SqliteStore.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -34,7 +34,7 @@ private slots:
         qint64 largestWal = 0;
         {
             std::string error;
-            auto database = store::Database::open(dir.path().toStdString(), error);
+            auto database = store::SqliteStore::open(dir.path().toStdString(), error);
             QVERIFY2(database, error.c_str());
             database->setWalCheckpointPages(256); // 1 MiB
             for (int i = 0; i < kCommits; ++i) {
@@ -84,7 +84,7 @@ private slots:
         QVERIFY(dir.isValid());
         const QString wal = dir.path() + "/relay.sqlite3-wal";
         std::string error;
-        auto database = store::Database::open(dir.path().toStdString(), error);
+        auto database = store::SqliteStore::open(dir.path().toStdString(), error);
         QVERIFY2(database, error.c_str());
         std::int64_t nowMs = 1'790'000'000'000;
         const auto commit = [&](const std::string &record) {
@@ -130,7 +130,7 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         std::string error;
-        auto database = store::Database::open(dir.path().toStdString(), error);
+        auto database = store::SqliteStore::open(dir.path().toStdString(), error);
         QVERIFY2(database, error.c_str());
         for (int i = 0; i < 300; ++i) {
             // 5 pages and a bit, different in every commit: a stale or missing frame shows.

@@ -1,0 +1,517 @@
+#include "relay/store/postgres/PgConnection.h"
+
+#include "relay/store/postgres/LibPq.h"
+
+#include <libpq-fe.h>
+
+#include <QLoggingCategory>
+
+#include <cstring>
+
+#include <endian.h>
+#include <poll.h>
+
+Q_LOGGING_CATEGORY(lcPg, "buzz.relay.store.pg")
+
+namespace buzz::relay::store {
+
+namespace {
+// Type OIDs (src/include/catalog/pg_type.dat); the client headers do not carry them.
+constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25,
+                   kTimestamptz = 1184, kLsn = 3220, kJsonb = 3802;
+constexpr unsigned kByteaArray = 1001, kInt4Array = 1007, kTextArray = 1009,
+                   kTimestamptzArray = 1185;
+// timestamptz counts microseconds from 2000-01-01 00:00:00 UTC.
+constexpr std::int64_t kPgEpochUnixSeconds = 946'684'800;
+
+void appendBe32(std::string &out, std::uint32_t value)
+{
+    const std::uint32_t be = htobe32(value);
+    out.append(reinterpret_cast<const char *>(&be), 4);
+}
+
+void appendBe64(std::string &out, std::uint64_t value)
+{
+    const std::uint64_t be = htobe64(value);
+    out.append(reinterpret_cast<const char *>(&be), 8);
+}
+
+std::string be64(std::int64_t value)
+{
+    std::string out;
+    appendBe64(out, static_cast<std::uint64_t>(value));
+    return out;
+}
+
+std::int64_t pgMicros(std::int64_t unixSeconds)
+{
+    return (unixSeconds - kPgEpochUnixSeconds) * 1'000'000;
+}
+
+std::int64_t floorDiv(std::int64_t value, std::int64_t divisor)
+{
+    const std::int64_t q = value / divisor;
+    return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? q - 1 : q;
+}
+
+// Binary array: ndim, has-null flag, element type, (length, lower bound) per dimension, then each
+// element as its length and bytes.
+template<class Elements, class Encode>
+std::string binaryArray(unsigned elementType, const Elements &elements, Encode encode)
+{
+    std::string out;
+    const bool empty = elements.empty();
+    appendBe32(out, empty ? 0 : 1);
+    appendBe32(out, 0);
+    appendBe32(out, elementType);
+    if (empty)
+        return out;
+    appendBe32(out, static_cast<std::uint32_t>(elements.size()));
+    appendBe32(out, 1);
+    std::string element;
+    for (const auto &value : elements) {
+        element.clear();
+        encode(element, value);
+        appendBe32(out, static_cast<std::uint32_t>(element.size()));
+        out += element;
+    }
+    return out;
+}
+} // namespace
+
+// --- PgParams ---------------------------------------------------------------------------------
+
+void PgParams::add(unsigned type, std::string value, int format)
+{
+    m_types.push_back(type);
+    m_lengths.push_back(static_cast<int>(value.size()));
+    m_values.push_back(std::move(value));
+    m_null.push_back(false);
+    m_formats.push_back(format);
+}
+
+PgParams &PgParams::int64(std::int64_t value)
+{
+    add(kInt8, be64(value), 1);
+    return *this;
+}
+
+PgParams &PgParams::int32(int value)
+{
+    std::string out;
+    appendBe32(out, static_cast<std::uint32_t>(value));
+    add(kInt4, std::move(out), 1);
+    return *this;
+}
+
+PgParams &PgParams::boolean(bool value)
+{
+    add(kBool, std::string(1, value ? '\1' : '\0'), 1);
+    return *this;
+}
+
+PgParams &PgParams::text(std::string_view value)
+{
+    add(kText, std::string(value), 1);
+    return *this;
+}
+
+PgParams &PgParams::optionalText(const std::optional<std::string> &value)
+{
+    return value ? text(*value) : null(kText);
+}
+
+PgParams &PgParams::optionalInt64(const std::optional<std::int64_t> &value)
+{
+    return value ? int64(*value) : null(kInt8);
+}
+
+PgParams &PgParams::bytes(std::string_view value)
+{
+    add(kBytea, std::string(value), 1);
+    return *this;
+}
+
+PgParams &PgParams::bytes(const std::uint8_t *data, std::size_t size)
+{
+    return bytes(std::string_view(reinterpret_cast<const char *>(data), size));
+}
+
+PgParams &PgParams::timestamp(std::int64_t unixSeconds)
+{
+    add(kTimestamptz, be64(pgMicros(unixSeconds)), 1);
+    return *this;
+}
+
+PgParams &PgParams::optionalTimestamp(const std::optional<std::int64_t> &unixSeconds)
+{
+    return unixSeconds ? timestamp(*unixSeconds) : null(kTimestamptz);
+}
+
+PgParams &PgParams::jsonb(std::string_view json)
+{
+    std::string out;
+    out.reserve(json.size() + 1);
+    out.push_back('\1'); // jsonb binary format version
+    out.append(json);
+    add(kJsonb, std::move(out), 1);
+    return *this;
+}
+
+PgParams &PgParams::textArray(std::span<const std::string> values)
+{
+    add(kTextArray,
+        binaryArray(kText, values, [](std::string &out, const std::string &v) { out += v; }), 1);
+    return *this;
+}
+
+PgParams &PgParams::int32Array(std::span<const int> values)
+{
+    add(kInt4Array,
+        binaryArray(
+            kInt4, values,
+            [](std::string &out, int v) { appendBe32(out, static_cast<std::uint32_t>(v)); }),
+        1);
+    return *this;
+}
+
+PgParams &PgParams::bytesArray(std::span<const std::string> values)
+{
+    add(kByteaArray,
+        binaryArray(kBytea, values, [](std::string &out, const std::string &v) { out += v; }), 1);
+    return *this;
+}
+
+PgParams &PgParams::timestampArray(std::span<const std::int64_t> unixSeconds)
+{
+    add(kTimestamptzArray,
+        binaryArray(kTimestamptz, unixSeconds,
+                    [](std::string &out, std::int64_t v) {
+                        appendBe64(out, static_cast<std::uint64_t>(pgMicros(v)));
+                    }),
+        1);
+    return *this;
+}
+
+PgParams &PgParams::null(unsigned type)
+{
+    add(type, std::string(), 1);
+    m_null.back() = true;
+    return *this;
+}
+
+std::vector<const char *> PgParams::values() const
+{
+    std::vector<const char *> out(m_values.size());
+    for (std::size_t i = 0; i < m_values.size(); ++i)
+        out[i] = m_null[i] ? nullptr : m_values[i].data();
+    return out;
+}
+
+// --- PgResult ---------------------------------------------------------------------------------
+
+PgResult::PgResult(pg_result *result)
+    : m_result(result)
+{ }
+
+PgResult::PgResult(PgResult &&other) noexcept
+    : m_result(std::exchange(other.m_result, nullptr))
+{ }
+
+PgResult &PgResult::operator=(PgResult &&other) noexcept
+{
+    if (this != &other) {
+        if (m_result)
+            PQclear(m_result);
+        m_result = std::exchange(other.m_result, nullptr);
+    }
+    return *this;
+}
+
+PgResult::~PgResult()
+{
+    if (m_result)
+        PQclear(m_result);
+}
+
+bool PgResult::ok() const
+{
+    if (!m_result)
+        return false;
+    const ExecStatusType status = PQresultStatus(m_result);
+    return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+}
+
+int PgResult::rows() const
+{
+    return m_result ? PQntuples(m_result) : 0;
+}
+
+std::size_t PgResult::memoryBytes() const
+{
+    return m_result ? PQresultMemorySize(m_result) : 0;
+}
+
+std::int64_t PgResult::affected() const
+{
+    if (!m_result)
+        return 0;
+    const char *count = PQcmdTuples(m_result);
+    return count && *count ? std::strtoll(count, nullptr, 10) : 0;
+}
+
+bool PgResult::isNull(int row, int column) const
+{
+    return PQgetisnull(m_result, row, column) != 0;
+}
+
+std::int64_t PgResult::int64(int row, int column) const
+{
+    if (isNull(row, column))
+        return 0;
+    const char *value = PQgetvalue(m_result, row, column);
+    if (PQfformat(m_result, column) == 0) {
+        if (PQftype(m_result, column) == kBool)
+            return value[0] == 't' ? 1 : 0;
+        return std::strtoll(value, nullptr, 10);
+    }
+    switch (PQftype(m_result, column)) {
+    case kBool:
+        return value[0] != 0;
+    case kInt2: {
+        std::uint16_t be;
+        std::memcpy(&be, value, 2);
+        return static_cast<std::int16_t>(be16toh(be));
+    }
+    case kInt4: {
+        std::uint32_t be;
+        std::memcpy(&be, value, 4);
+        return static_cast<std::int32_t>(be32toh(be));
+    }
+    case kTimestamptz:
+        return floorDiv(timestampMs(row, column), 1000);
+    case kInt8:
+    case kLsn:
+    default: {
+        std::uint64_t be;
+        std::memcpy(&be, value, 8);
+        return static_cast<std::int64_t>(be64toh(be));
+    }
+    }
+}
+
+std::int64_t PgResult::timestampMs(int row, int column) const
+{
+    if (isNull(row, column))
+        return 0;
+    std::uint64_t be;
+    std::memcpy(&be, PQgetvalue(m_result, row, column), 8);
+    const auto micros = static_cast<std::int64_t>(be64toh(be));
+    return floorDiv(micros, 1000) + kPgEpochUnixSeconds * 1000;
+}
+
+std::optional<std::int64_t> PgResult::optionalInt64(int row, int column) const
+{
+    if (isNull(row, column))
+        return std::nullopt;
+    return int64(row, column);
+}
+
+std::string_view PgResult::text(int row, int column) const
+{
+    if (isNull(row, column))
+        return {};
+    const char *value = PQgetvalue(m_result, row, column);
+    std::size_t length = static_cast<std::size_t>(PQgetlength(m_result, row, column));
+    if (PQfformat(m_result, column) == 1 && PQftype(m_result, column) == kJsonb && length > 0) {
+        ++value; // the binary format's version byte
+        --length;
+    }
+    return {value, length};
+}
+
+std::optional<std::string> PgResult::optionalText(int row, int column) const
+{
+    if (isNull(row, column))
+        return std::nullopt;
+    return std::string(text(row, column));
+}
+
+std::string_view PgResult::bytes(int row, int column) const
+{
+    if (isNull(row, column))
+        return {};
+    return {PQgetvalue(m_result, row, column),
+            static_cast<std::size_t>(PQgetlength(m_result, row, column))};
+}
+
+std::string PgResult::sqlState() const
+{
+    if (!m_result)
+        return {};
+    const char *state = PQresultErrorField(m_result, PG_DIAG_SQLSTATE);
+    return state ? std::string(state) : std::string();
+}
+
+std::string PgResult::message() const
+{
+    if (!m_result)
+        return "no result (connection lost)";
+    const char *primary = PQresultErrorField(m_result, PG_DIAG_MESSAGE_PRIMARY);
+    return primary ? std::string(primary) : std::string(PQresultErrorMessage(m_result));
+}
+
+// --- PgConnection -----------------------------------------------------------------------------
+
+PgConnection::~PgConnection()
+{
+    if (m_connection)
+        PQfinish(m_connection);
+}
+
+std::unique_ptr<PgConnection> PgConnection::open(const std::string &url, std::string &error,
+                                                 const char *targetSessionAttrs)
+{
+    if (!LibPq::load(error)) // loaded on first use: see LibPq.h
+        return nullptr;
+    std::unique_ptr<PgConnection> connection(new PgConnection());
+    connection->m_url = url;
+    // The URL first (expanded), then what the relay insists on: later keywords override it.
+    const char *keywords[] = {"dbname", "application_name", "connect_timeout",
+                              targetSessionAttrs ? "target_session_attrs" : nullptr, nullptr};
+    const char *values[] = {url.c_str(), kApplicationName, "10", targetSessionAttrs, nullptr};
+    connection->m_connection = PQconnectdbParams(keywords, values, 1);
+    if (!connection->m_connection || PQstatus(connection->m_connection) != CONNECTION_OK) {
+        error =
+            connection->m_connection ? PQerrorMessage(connection->m_connection) : "out of memory";
+        while (!error.empty() && (error.back() == '\n' || error.back() == ' '))
+            error.pop_back();
+        return nullptr;
+    }
+    // Quiet NOTICEs ("relation already exists, skipping") instead of libpq printing them.
+    PQsetNoticeProcessor(
+        connection->m_connection, [](void *, const char *) {}, nullptr);
+    return connection;
+}
+
+PgResult PgConnection::exec(const std::string &sql)
+{
+    return PgResult(PQexec(m_connection, sql.c_str()));
+}
+
+std::vector<PgResult> PgConnection::execAll(const std::string &sql)
+{
+    std::vector<PgResult> results;
+    if (!PQsendQuery(m_connection, sql.c_str()))
+        return results;
+    while (pg_result *result = PQgetResult(m_connection))
+        results.emplace_back(result);
+    return results;
+}
+
+bool PgConnection::execOk(const std::string &sql)
+{
+    PgResult result = exec(sql);
+    if (!result.ok()) {
+        qCWarning(lcPg) << "statement failed:" << result.message().c_str() << "in"
+                        << sql.substr(0, 120).c_str();
+        return false;
+    }
+    return true;
+}
+
+PgResult PgConnection::run(const std::string &sql, const PgParams &params)
+{
+    auto prepared = m_prepared.find(sql);
+    if (prepared == m_prepared.end()) {
+        const std::string name = "buzz_" + std::to_string(m_prepared.size() + 1);
+        PgResult made(PQprepare(m_connection, name.c_str(), sql.c_str(), params.size(),
+                                reinterpret_cast<const Oid *>(params.types())));
+        if (!made.ok())
+            return made;
+        prepared = m_prepared.emplace(sql, name).first;
+    }
+    const std::vector<const char *> values = params.values();
+    return PgResult(PQexecPrepared(m_connection, prepared->second.c_str(), params.size(),
+                                   values.data(), params.lengths(), params.formats(), 1));
+}
+
+bool PgConnection::healthy() const
+{
+    return m_connection && PQstatus(m_connection) == CONNECTION_OK;
+}
+
+bool PgConnection::reconnect()
+{
+    m_prepared.clear();
+    PQreset(m_connection);
+    if (!healthy())
+        return false;
+    PQsetNoticeProcessor(
+        m_connection, [](void *, const char *) {}, nullptr);
+    return true;
+}
+
+std::string PgConnection::lastError() const
+{
+    std::string error = m_connection ? PQerrorMessage(m_connection) : "no connection";
+    while (!error.empty() && (error.back() == '\n' || error.back() == ' '))
+        error.pop_back();
+    return error;
+}
+
+int PgConnection::backendPid() const
+{
+    return m_connection ? PQbackendPID(m_connection) : 0;
+}
+
+bool PgConnection::inTransaction() const
+{
+    if (!m_connection)
+        return false;
+    const PGTransactionStatusType status = PQtransactionStatus(m_connection);
+    return status == PQTRANS_INTRANS || status == PQTRANS_INERROR;
+}
+
+int PgConnection::socket() const
+{
+    return m_connection ? PQsocket(m_connection) : -1;
+}
+
+bool PgConnection::consumeInput()
+{
+    return m_connection && PQconsumeInput(m_connection) == 1 && healthy();
+}
+
+bool PgConnection::stillConnected()
+{
+    // A few rounds at most: each reads what one readable wake-up holds.
+    for (int round = 0; round < 4 && healthy(); ++round) {
+        pollfd pending {PQsocket(m_connection), POLLIN, 0};
+        if (::poll(&pending, 1, 0) <= 0)
+            return true; // nothing waiting: nothing says it broke
+        if (PQconsumeInput(m_connection) != 1)
+            return false;
+    }
+    return healthy();
+}
+
+std::vector<std::string> PgConnection::takeNotifications()
+{
+    std::vector<std::string> payloads;
+    while (PGnotify *notification = m_connection ? PQnotifies(m_connection) : nullptr) {
+        payloads.emplace_back(notification->extra ? notification->extra : "");
+        PQfreemem(notification);
+    }
+    return payloads;
+}
+
+std::string PgConnection::describe() const
+{
+    if (!m_connection)
+        return "(not connected)";
+    return std::string(PQhost(m_connection)) + ":" + PQport(m_connection) + "/"
+        + PQdb(m_connection);
+}
+
+} // namespace buzz::relay::store

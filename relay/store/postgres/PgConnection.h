@@ -1,0 +1,162 @@
+#pragma once
+
+// The relay's only libpq user: one PostgreSQL connection, its prepared statements, and the typed
+// parameters and results every PostgreSQL statement of the relay goes through. Parameters and
+// results travel in binary format (ids, pubkeys and signatures are bytea bytes, timestamps are
+// timestamptz), so nothing is formatted or parsed as text on the way.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+struct pg_conn;
+struct pg_result;
+
+namespace buzz::relay::store {
+
+// SQLSTATEs the relay tells apart (PostgreSQL appendix A).
+namespace pgstate {
+inline constexpr std::string_view kQueryCanceled = "57014"; // statement_timeout or a cancel
+inline constexpr std::string_view kSerializationFailure = "40001"; // incl. recovery conflicts
+inline constexpr std::string_view kDeadlockDetected = "40P01";
+inline constexpr std::string_view kUniqueViolation = "23505";
+} // namespace pgstate
+
+// Typed statement parameters ($1, $2, … in the order added).
+class PgParams
+{
+public:
+    PgParams &int64(std::int64_t value);
+    PgParams &int32(int value);
+    PgParams &boolean(bool value);
+    PgParams &text(std::string_view value);
+    PgParams &optionalText(const std::optional<std::string> &value);
+    PgParams &optionalInt64(const std::optional<std::int64_t> &value);
+    PgParams &bytes(std::string_view value);
+    PgParams &bytes(const std::uint8_t *data, std::size_t size);
+    // Unix seconds as timestamptz.
+    PgParams &timestamp(std::int64_t unixSeconds);
+    PgParams &optionalTimestamp(const std::optional<std::int64_t> &unixSeconds);
+    PgParams &jsonb(std::string_view json);
+    PgParams &textArray(std::span<const std::string> values);
+    PgParams &int32Array(std::span<const int> values);
+    PgParams &bytesArray(std::span<const std::string> values); // each element: raw bytes
+    PgParams &timestampArray(std::span<const std::int64_t> unixSeconds);
+    PgParams &null(unsigned type);
+
+    int size() const { return static_cast<int>(m_types.size()); }
+    const unsigned *types() const { return m_types.data(); }
+    // Values point into this object: valid until it is changed or destroyed.
+    std::vector<const char *> values() const;
+    const int *lengths() const { return m_lengths.data(); }
+    const int *formats() const { return m_formats.data(); }
+
+private:
+    void add(unsigned type, std::string value, int format);
+
+    std::vector<unsigned> m_types;
+    std::vector<std::string> m_values;
+    std::vector<bool> m_null;
+    std::vector<int> m_lengths;
+    std::vector<int> m_formats;
+};
+
+// One statement's result, in binary format. Column readers take (row, column), 0-based.
+class PgResult
+{
+public:
+    PgResult() = default;
+    explicit PgResult(pg_result *result);
+    PgResult(PgResult &&other) noexcept;
+    PgResult &operator=(PgResult &&other) noexcept;
+    PgResult(const PgResult &) = delete;
+    PgResult &operator=(const PgResult &) = delete;
+    ~PgResult();
+
+    // The statement ran (a command, or rows to read).
+    bool ok() const;
+    int rows() const;
+    // Bytes libpq holds for the result, its rows included.
+    std::size_t memoryBytes() const;
+    std::int64_t affected() const; // rows an INSERT/UPDATE/DELETE changed
+    bool isNull(int row, int column) const;
+    // int2, int4, int8, bool, timestamptz (as unix seconds, rounded down) and pg_lsn.
+    std::int64_t int64(int row, int column) const;
+    std::optional<std::int64_t> optionalInt64(int row, int column) const;
+    // text, varchar, name, and jsonb (its text, after the binary format's version byte).
+    std::string_view text(int row, int column) const;
+    std::optional<std::string> optionalText(int row, int column) const;
+    std::string_view bytes(int row, int column) const; // bytea
+    // timestamptz as unix milliseconds, rounded down.
+    std::int64_t timestampMs(int row, int column) const;
+
+    // Why it failed: SQLSTATE (five characters, empty when the connection broke before the server
+    // said anything) and the server's message.
+    std::string sqlState() const;
+    std::string message() const;
+
+private:
+    pg_result *m_result = nullptr;
+};
+
+class PgConnection
+{
+public:
+    ~PgConnection();
+    PgConnection(const PgConnection &) = delete;
+    PgConnection &operator=(const PgConnection &) = delete;
+
+    // `url`: a libpq URI (postgresql://…) or key=value string. Every connection of the relay
+    // carries application_name=buzz-mock-relay (pg_stat_activity tells its writes apart).
+    // `targetSessionAttrs`, when given, overrides the URL's (a multi-host URL's "read-write").
+    static std::unique_ptr<PgConnection> open(const std::string &url, std::string &error,
+                                              const char *targetSessionAttrs = nullptr);
+    static constexpr const char *kApplicationName = "buzz-mock-relay";
+
+    // One or more statements without parameters (simple query protocol); the last one's result.
+    PgResult exec(const std::string &sql);
+    // One statement, prepared on this connection the first time its text is seen.
+    PgResult run(const std::string &sql, const PgParams &params = {});
+    // Several statements in one round trip, every statement's result in order (the first failing
+    // one is the last: the server skips the rest).
+    std::vector<PgResult> execAll(const std::string &sql);
+    // exec() reduced to success (errors are logged with the statement).
+    bool execOk(const std::string &sql);
+
+    // The connection is usable (a server restart or a recovery conflict may have closed it).
+    bool healthy() const;
+    // Reconnects a broken connection (prepared statements are prepared again on first use).
+    bool reconnect();
+    std::string lastError() const;
+    int backendPid() const;
+    // Whether the connection is inside a transaction block (open, or aborted by an error).
+    bool inTransaction() const;
+    pg_conn *handle() const { return m_connection; }
+
+    // LISTEN support (store/postgres/PgFanoutListener): the socket to wait on (-1 when not
+    // connected), reading what arrived without blocking (false: the connection broke), and the
+    // payloads of the notifications read so far, in the order they arrived.
+    int socket() const;
+    bool consumeInput();
+    std::vector<std::string> takeNotifications();
+    // A connection whose server went away still looks healthy until it is used: reads what is
+    // pending without blocking (a crashing server's last message, then the end of the stream),
+    // so a broken connection says so before a statement is sent on it.
+    bool stillConnected();
+    const std::string &url() const { return m_url; }
+    // host:port/dbname of the server this connection reached (for start lines).
+    std::string describe() const;
+
+private:
+    PgConnection() = default;
+    pg_conn *m_connection = nullptr;
+    std::string m_url;
+    std::unordered_map<std::string, std::string> m_prepared; // SQL text → statement name
+};
+
+} // namespace buzz::relay::store
