@@ -19,6 +19,10 @@ namespace buzz::client {
 // as a crash under load. Here the only object the coroutine waits on is a timer in this frame:
 // the signal restarts it at zero, the timeout simply lets it run out, and every connection dies
 // with it, queued calls included.
+//
+// A sender destroyed before it signalled never resumes the waiter, as with QCoro's own awaiters
+// (their timeout is connected in the sender's context): the sender's owner is gone (an HttpBridge
+// closed with its request in flight deletes the reply), and what follows the wait would use it.
 template<class Sender, class Signal>
 QCoro::Task<bool> signalWithin(Sender *sender, Signal signal, std::chrono::milliseconds timeout)
 {
@@ -28,6 +32,10 @@ QCoro::Task<bool> signalWithin(Sender *sender, Signal signal, std::chrono::milli
     QObject::connect(sender, signal, &gate, [&gate, &emitted] {
         emitted = true;
         gate.start(0);
+    });
+    QObject::connect(sender, &QObject::destroyed, &gate, [&gate, &emitted] {
+        if (!emitted)
+            gate.stop();
     });
     gate.start(timeout);
     co_await qCoro(&gate, &QTimer::timeout);
