@@ -2,10 +2,12 @@
 
 #include "canvas/CanvasService.h"
 #include "canvas/CanvasWatch.h"
+#include "canvas/SessionInvariants.h"
 
 #include <QLoggingCategory>
 
 #include <algorithm>
+#include <utility>
 
 #include <qcoro/qcorotask.h>
 
@@ -14,6 +16,11 @@ Q_LOGGING_CATEGORY(lcCanvasSession, "buzz.canvas.session")
 namespace buzz::canvas {
 
 using Kind = SaveOutcome::Kind;
+using Saving = SessionState::Saving;
+using OutcomeUnknown = SessionState::OutcomeUnknown;
+using Restoring = SessionState::Restoring;
+using Editing = SessionState::Editing;
+using EditUnderSave = SessionState::EditUnderSave;
 
 // The save or restore in flight. `sent` is the text of the signed event — for a Retry the
 // pending event's content, never the working text at the time of the click.
@@ -71,21 +78,24 @@ CanvasSession::~CanvasSession()
     m_watch->unwatch(m_channel);
 }
 
-void CanvasSession::setState(State state)
+void CanvasSession::enter(SessionState::Data next)
 {
-    if (m_state == state)
-        return;
-    m_state = state;
-    emit stateChanged(state);
+    m_state.set(std::move(next));
+    SessionInvariants::check(*this);
 }
 
-CanvasSession::State CanvasSession::idleState() const
+void CanvasSession::announceState()
 {
-    if (m_pending)
-        return State::OutcomeUnknown;
-    if (!m_editing)
-        return State::Viewing;
-    return m_conflicted ? State::Merging : State::Editing;
+    if (m_announced == state())
+        return;
+    m_announced = state();
+    emit stateChanged(m_announced);
+}
+
+const std::optional<CanvasRevision> &CanvasSession::liveChange() const
+{
+    static const std::optional<CanvasRevision> none;
+    return isEditing() ? edit()->liveChange : none;
 }
 
 void CanvasSession::setTextSource(std::function<QString()> source)
@@ -148,8 +158,8 @@ void CanvasSession::load()
 
 bool CanvasSession::startEditing()
 {
-    if (m_editing || !isHeadKnown() || m_state != State::Viewing)
-        return m_editing;
+    if (isEditing() || !isHeadKnown() || state() != State::Viewing)
+        return isEditing();
     // A draft on this very revision is an edit left earlier: it continues, rather than a new
     // edit whose autosave would overwrite it (drafts are keyed by their base).
     if (const auto draft = m_drafts->load(m_head)) {
@@ -162,54 +172,46 @@ bool CanvasSession::startEditing()
 
 void CanvasSession::enterEditing(const std::optional<CanvasRevision> &base, const QString &text)
 {
-    m_base = base; // what the edit STARTED from, never the live head
-    m_editing = true;
-    m_conflicted = false;
-    m_conflictTheirs.reset();
-    m_liveChange.reset();
-    m_superseded.reset();
+    // What the edit STARTED from, never the live head; no conflict, live change or offer yet.
+    enter(Editing {Edit {base, false, std::nullopt}});
     m_drafts->beginEdit();
     m_text = text;
     emit workingTextReplaced(text, false);
-    m_edited = text != baseText();
-    if (m_edited)
-        m_drafts->store(m_base, text); // a restored draft is this edit's own from now on
+    const bool edited = text != baseText();
+    edit()->edited = edited;
+    if (edited)
+        m_drafts->store(base, text); // a restored draft is this edit's own from now on
     emit editingChanged(true);
-    emit editedChanged(m_edited);
-    setState(idleState());
+    emit editedChanged(edited);
+    announceState();
 }
 
-void CanvasSession::endEditing()
+void CanvasSession::endEditing(Viewing next)
 {
     setWaitingForRelay(false); // the edit is over: its text is a draft, nothing waits to be sent
     m_drafts->stopAutosave();
-    m_editing = false;
-    m_edited = false;
-    m_saveAgain = false;
-    m_conflicted = false;
-    m_conflictTheirs.reset();
-    m_liveChange.reset();
+    enter(std::move(next));
     emit editingChanged(false);
     emit editedChanged(false);
-    setState(idleState());
+    announceState();
 }
 
 void CanvasSession::moveBase(const std::optional<CanvasRevision> &base)
 {
-    m_base = base;
+    edit()->base = base;
     const bool edited = workingText() != baseText();
-    if (edited != m_edited) {
-        m_edited = edited;
+    if (edited != edit()->edited) {
+        edit()->edited = edited;
         emit editedChanged(edited);
     }
 }
 
 void CanvasSession::textEdited()
 {
-    if (!m_editing)
+    if (!isEditing())
         return;
-    if (!m_edited) {
-        m_edited = true;
+    if (!edit()->edited) {
+        edit()->edited = true;
         emit editedChanged(true);
     }
     m_drafts->textEdited();
@@ -224,17 +226,17 @@ void CanvasSession::setWorkingText(const QString &text, bool undoable)
 
 void CanvasSession::autosaveNow(bool background)
 {
-    if (!m_editing)
+    if (!isEditing())
         return;
     // One copy of the text per autosave (a 256 KiB canvas: about a millisecond); the JSON, the
     // write and the wait for the disk happen on the writer thread while typing goes on.
     const QString text = workingText();
     if (text == baseText())
-        m_drafts->withdraw(m_base); // the editor is back at its base: nothing unsaved
+        m_drafts->withdraw(editBase()); // the editor is back at its base: nothing unsaved
     else if (background)
-        m_drafts->storeInBackground(m_base, text);
+        m_drafts->storeInBackground(editBase(), text);
     else
-        m_drafts->store(m_base, text);
+        m_drafts->store(editBase(), text);
 }
 
 void CanvasSession::flushDraft()
@@ -250,25 +252,25 @@ bool CanvasSession::canRetry() const
 {
     if (isBusy())
         return false;
-    if (m_state == State::OutcomeUnknown)
+    if (state() == State::OutcomeUnknown)
         return true;
     if (!m_settled || m_settled->outcome.kind != Kind::Error || !m_settled->outcome.error
         || !m_settled->outcome.error->isUnreachable())
         return false;
-    return m_settled->operation == Operation::Save ? m_editing
-                                                   : m_lastRestore.has_value() && !m_editing;
+    return m_settled->operation == Operation::Save ? isEditing()
+                                                   : m_lastRestore.has_value() && !isEditing();
 }
 
 void CanvasSession::save()
 {
-    if (!m_editing || m_closed)
+    if (!isEditing() || m_closed)
         return;
-    if (m_state == State::Saving) {
-        m_saveAgain = true; // the newer text goes out once this save lands
+    if (auto *saving = m_state.as<Saving>()) {
+        saving->save.saveAgain = true; // the newer text goes out once this save lands
         return;
     }
-    if (m_state == State::OutcomeUnknown) {
-        m_saveAgain = true; // settle the unknown write first, or its text could land twice
+    if (auto *unknown = m_state.as<OutcomeUnknown>()) {
+        unknown->save->saveAgain = true; // settle the unknown write first, or it could land twice
         retry();
         return;
     }
@@ -278,12 +280,10 @@ void CanvasSession::save()
         m_drafts->stopAutosave();
         autosaveNow(true);
     }
-    Write write {Operation::Save, m_base, workingText()};
-    m_inFlightText = write.sent;
-    m_saveAgain = false;
-    m_superseded.reset();
-    setState(State::Saving);
-    whileOpen(m_service->save(m_channel, m_base, write.sent, saveOptions()), this, m_closed,
+    Write write {Operation::Save, editBase(), workingText()};
+    enter(Saving {EditUnderSave {*edit(), m_state.conflictTheirs(), false}, write.sent});
+    announceState();
+    whileOpen(m_service->save(m_channel, write.base, write.sent, saveOptions()), this, m_closed,
               [this, write](SaveOutcome outcome) { settle(write, std::move(outcome)); });
 }
 
@@ -291,13 +291,16 @@ void CanvasSession::retry()
 {
     if (!canRetry())
         return;
-    if (m_state == State::OutcomeUnknown && m_pending && m_pending->pending) {
-        const Operation operation = m_pendingOperation.value_or(Operation::Save);
-        Write write {operation, m_pending->base,
-                     QString::fromStdString(m_pending->pending->content)};
-        m_inFlightText = write.sent;
-        setState(operation == Operation::Save ? State::Saving : State::Restoring);
-        whileOpen(m_service->resubmit(*m_pending), this, m_closed,
+    if (auto *unknown = m_state.as<OutcomeUnknown>(); unknown && unknown->unknown.pending) {
+        const SaveOutcome pending = unknown->unknown;
+        const Operation operation = unknown->save ? Operation::Save : Operation::Restore;
+        Write write {operation, pending.base, QString::fromStdString(pending.pending->content)};
+        if (unknown->save)
+            enter(Saving {std::move(*unknown->save), write.sent});
+        else
+            enter(Restoring {});
+        announceState();
+        whileOpen(m_service->resubmit(pending), this, m_closed,
                   [this, write](SaveOutcome outcome) { settle(write, std::move(outcome)); });
         return;
     }
@@ -337,21 +340,21 @@ bool CanvasSession::canRestore() const
 {
     if (m_closed)
         return false;
-    if (m_state == State::Viewing)
+    if (state() == State::Viewing)
         return true;
     // An editor left open after a save, with nothing typed since, is no edit to protect.
-    return m_state == State::Editing && !m_edited;
+    return state() == State::Editing && !edit()->edited;
 }
 
 bool CanvasSession::restore(const QString &revisionId, std::optional<QString> frozenHeadId)
 {
     if (!canRestore())
         return false;
-    if (m_editing)
+    if (isEditing())
         endEditing();
     m_lastRestore = std::make_pair(revisionId, frozenHeadId);
-    m_superseded.reset();
-    setState(State::Restoring);
+    enter(Restoring {}); // a superseded save's merge offer goes: the restore replaces the head
+    announceState();
     Write write {Operation::Restore, std::nullopt, QString()};
     whileOpen(m_service->restore(m_channel, revisionId, frozenHeadId), this, m_closed,
               [this, write](SaveOutcome outcome) { settle(write, std::move(outcome)); });
@@ -361,29 +364,25 @@ bool CanvasSession::restore(const QString &revisionId, std::optional<QString> fr
 void CanvasSession::settle(Write write, SaveOutcome outcome)
 {
     qCDebug(lcCanvasSession) << m_channel.left(8) << "settled" << outcome.kindName();
+    Q_ASSERT(state() == (write.operation == Operation::Save ? State::Saving : State::Restoring));
     Settled result {write.operation, outcome, false};
-    if (outcome.kind == Kind::OutcomeUnknown) {
-        m_pending = outcome;
-        m_pendingOperation = write.operation;
-    } else {
-        m_pending.reset();
-        m_pendingOperation.reset();
-    }
+    // Save pressed meanwhile waits with an unknown outcome; otherwise it is used up here.
+    const bool saveAgain = m_state.saveAgain();
     if (write.operation == Operation::Save) {
         result.laterChangesUnsaved = settleSave(write, outcome);
         const bool forWantOfAConnection = outcome.kind == Kind::OutcomeUnknown
             || (outcome.kind == Kind::Error && outcome.error && outcome.error->isUnreachable());
-        setWaitingForRelay(forWantOfAConnection && m_editing);
+        setWaitingForRelay(forWantOfAConnection && isEditing());
+        enter(m_state.afterSave(outcome));
     } else {
         settleRestore(outcome);
+        enter(SessionState::afterRestore(outcome));
     }
-    setState(idleState());
+    announceState();
     m_settled = result;
     emit settled(result);
-    if (m_saveAgain && m_state == State::Editing && result.laterChangesUnsaved)
+    if (saveAgain && state() == State::Editing && result.laterChangesUnsaved)
         save();
-    else if (m_state != State::OutcomeUnknown)
-        m_saveAgain = false;
 }
 
 bool CanvasSession::settleSave(const Write &write, const SaveOutcome &outcome)
@@ -397,8 +396,6 @@ bool CanvasSession::settleSave(const Write &write, const SaveOutcome &outcome)
             confirm(landed);
         adoptIfNewer(landed, HeadSource::Strong);
         const QString now = workingText();
-        m_conflicted = false;
-        m_conflictTheirs.reset();
         moveBase(landed);
         if (now == write.sent) {
             // Everything typed is saved. Its drafts go once the writer proved the text is stored;
@@ -410,7 +407,7 @@ bool CanvasSession::settleSave(const Write &write, const SaveOutcome &outcome)
             return false;
         }
         // Typed while the save was under way: an unsaved edit on top of what landed.
-        m_drafts->store(m_base, now);
+        m_drafts->store(editBase(), now);
         return true;
     }
     case Kind::Superseded: {
@@ -420,15 +417,14 @@ bool CanvasSession::settleSave(const Write &write, const SaveOutcome &outcome)
             adoptIfNewer(*outcome.head, HeadSource::Strong);
         const QString now = workingText();
         if (now == write.sent) {
-            m_superseded = MergeOffer {write.base, write.base ? write.base->content : QString(),
-                                       write.sent, outcome.head};
-            endEditing();
+            const QString baseText = write.base ? write.base->content : QString();
+            endEditing(Viewing {MergeOffer {write.base, baseText, write.sent, outcome.head}, 0});
             return false;
         }
         moveBase(*outcome.saved);
-        m_drafts->store(m_base, now);
+        m_drafts->store(editBase(), now);
         if (outcome.head && !isOwnRevision(outcome.head->eventId)) {
-            m_liveChange = outcome.head;
+            edit()->liveChange = outcome.head;
             emit liveChangeArrived(*outcome.head);
         }
         return true;
@@ -436,10 +432,6 @@ bool CanvasSession::settleSave(const Write &write, const SaveOutcome &outcome)
     case Kind::Conflict:
         if (outcome.theirs)
             adoptIfNewer(*outcome.theirs, HeadSource::Strong);
-        // Without theirs (the channel lost its canvas, or the read failed) there is nothing to
-        // merge with: the edit stays as it is and a later Save asks again.
-        m_conflicted = outcome.theirs.has_value();
-        m_conflictTheirs = outcome.theirs;
         return false;
     case Kind::OutcomeUnknown:
     case Kind::Error:
@@ -474,62 +466,58 @@ void CanvasSession::settleRestore(const SaveOutcome &outcome)
 
 std::optional<CanvasSession::MergeOffer> CanvasSession::mergeOffer() const
 {
-    if (m_editing && m_conflicted)
-        return MergeOffer {m_base, baseText(), workingText(), m_conflictTheirs};
-    if (!m_editing && m_superseded)
-        return m_superseded;
+    if (const auto theirs = m_state.conflictTheirs())
+        return MergeOffer {editBase(), baseText(), workingText(), theirs};
+    if (const auto *viewing = m_state.as<Viewing>())
+        return viewing->superseded;
     return std::nullopt;
 }
 
 void CanvasSession::acceptMerge(const std::optional<CanvasRevision> &theirs, const QString &merged,
                                 bool saveAfter)
 {
-    if (isBusy() || m_closed || (!m_editing && m_state != State::Viewing))
+    if (isBusy() || m_closed || (!isEditing() && state() != State::Viewing))
         return;
-    const QString mine = m_editing ? workingText() : m_superseded ? m_superseded->mine : QString();
+    const auto *viewing = m_state.as<Viewing>();
+    const QString mine = isEditing()     ? workingText()
+        : viewing && viewing->superseded ? viewing->superseded->mine
+                                         : QString();
     m_mergeLabel = RevisionLabel::forMerge(theirs, mine, merged);
-    if (!m_editing)
+    if (!isEditing())
         enterEditing(theirs, theirs ? theirs->content : QString());
-    m_conflicted = false;
-    m_conflictTheirs.reset();
-    m_superseded.reset();
-    m_liveChange.reset();
+    enter(m_state.afterMerge()); // the conflict is resolved, the live change merged
     if (theirs)
         adoptIfNewer(*theirs, HeadSource::Routed);
-    m_base = theirs; // the next save is a compare-and-swap against theirs
+    edit()->base = theirs; // the next save is a compare-and-swap against theirs
     setWorkingText(merged, true);
-    m_edited = merged != baseText();
-    emit editedChanged(m_edited);
-    setState(idleState());
-    if (saveAfter && m_edited)
+    edit()->edited = merged != baseText();
+    emit editedChanged(edit()->edited);
+    announceState();
+    if (saveAfter && edit()->edited)
         save();
 }
 
 void CanvasSession::leaveEditing()
 {
-    if (!m_editing || isBusy())
+    if (!isEditing() || isBusy())
         return;
     m_drafts->stopAutosave();
     autosaveNow(false); // the latest text is the draft, or the draft goes when nothing is unsaved
-    m_pending.reset(); // an unknown save's text stays in the draft; the edit is over
-    m_pendingOperation.reset();
-    endEditing();
+    endEditing(); // an unknown save's text stays in the draft; the edit is over
 }
 
 void CanvasSession::discardEdit()
 {
-    if (!m_editing || isBusy())
+    if (!isEditing() || isBusy())
         return;
     m_drafts->stopAutosave();
-    m_drafts->discard(m_base);
-    m_pending.reset();
-    m_pendingOperation.reset();
+    m_drafts->discard(editBase());
     endEditing();
 }
 
 std::optional<Draft> CanvasSession::draftToOffer()
 {
-    if (m_editing || !isHeadKnown())
+    if (isEditing() || !isHeadKnown())
         return std::nullopt;
     return m_drafts->draftToOffer(m_head);
 }
@@ -541,7 +529,8 @@ void CanvasSession::discardDraft(const DraftKey &key)
 
 void CanvasSession::restoreDraft(const Draft &draft)
 {
-    if (m_editing || m_draftBaseLoading || m_state != State::Viewing)
+    const auto *viewing = m_state.as<Viewing>();
+    if (!viewing || viewing->draftBaseRead != 0)
         return;
     const QString baseId = draft.key.baseRevision;
     if (baseId == QLatin1String(kExpectedNone)) {
@@ -553,13 +542,16 @@ void CanvasSession::restoreDraft(const Draft &draft)
         return;
     }
     // An older base: read it from the writer, so the save is a compare-and-swap against it and a
-    // conflict merges three ways. A missing base is an error, never "there was no canvas".
-    m_draftBaseLoading = true;
+    // conflict merges three ways. A missing base is an error, never "there was no canvas". The
+    // answer counts only while this Viewing lasts.
+    const quint64 read = ++m_draftBaseReads;
+    enter(Viewing {viewing->superseded, read});
     whileOpen(m_service->draftBase(m_channel, baseId), this, m_closed,
-              [this, draft](client::Result<std::optional<CanvasRevision>> base) {
-                  m_draftBaseLoading = false;
-                  if (m_editing || m_state != State::Viewing)
+              [this, draft, read](client::Result<std::optional<CanvasRevision>> base) {
+                  const auto *viewing = m_state.as<Viewing>();
+                  if (!viewing || viewing->draftBaseRead != read)
                       return;
+                  enter(Viewing {viewing->superseded, 0});
                   if (base && *base)
                       return enterEditing(**base, draft.content);
                   emit draftFailed(base ? client::RelayError::make(
@@ -584,14 +576,15 @@ void CanvasSession::learn(const CanvasRevision &revision, HeadSource source)
         return; // an echo of what we show, or an older revision arriving late
     }
     adoptIfNewer(revision, source);
-    if (!m_editing || isOwnRevision(revision.eventId))
+    if (!isEditing() || isOwnRevision(revision.eventId))
         return;
     // The echo of our own save in flight may beat its answer.
-    const QString baseId = m_base ? m_base->eventId : QString::fromLatin1(kExpectedNone);
-    if (m_state == State::Saving && revision.content == m_inFlightText
+    const QString baseId = editBase() ? editBase()->eventId : QString::fromLatin1(kExpectedNone);
+    const auto *saving = m_state.as<Saving>();
+    if (saving && revision.content == saving->sent
         && revision.expectedRevision.value_or(QString()).compare(baseId, Qt::CaseInsensitive) == 0)
         return;
-    m_liveChange = revision;
+    edit()->liveChange = revision;
     emit liveChangeArrived(revision);
 }
 

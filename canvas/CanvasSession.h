@@ -6,6 +6,7 @@
 #include "canvas/HeadRecheck.h"
 #include "canvas/RecentRevisions.h"
 #include "canvas/SaveOutcome.h"
+#include "canvas/SessionState.h"
 #include "net/client/RelayError.h"
 
 #include <QObject>
@@ -49,6 +50,7 @@ class CanvasSession : public QObject
 {
     Q_OBJECT
 public:
+    using MergeOffer = canvas::MergeOffer;
     enum class State {
         Viewing, // showing the head, no edit
         Editing, // an edit from editBase(); typing changes the working text
@@ -58,6 +60,34 @@ public:
         Restoring, // a restore from History is in flight
     };
     Q_ENUM(State)
+    // The state is the source: one value (SessionState, a variant of one struct per state, in
+    // this order) carries what its state needs, so what a state cannot have it cannot hold. An
+    // Edit (base, typed-since-base, a live change by others) exists only in Editing, Saving,
+    // Merging and an unknown save. enter() is the only place the state changes; it checks the
+    // invariants below after every transition in debug builds (SessionInvariants; SQLite's pager
+    // states in pager.c are the model). [checked] marks what the type alone cannot say.
+    //  Viewing        no edit, nothing in flight, nothing unknown. May carry the merge offered
+    //                 after a save was superseded with nothing typed since, and the one read of
+    //                 a restored draft's base still awaited (its answer counts only while the
+    //                 session stays in this Viewing). [checked] Not waiting for the relay; the
+    //                 read awaited is one this session started.
+    //  Editing        an Edit, no conflict's theirs, nothing in flight. canRestore() only while
+    //                 nothing was typed since the base moved.
+    //  Saving         an Edit, the text the signed event carries (`sent`, never the editor's
+    //                 text at Retry time), Save pressed again meanwhile, and the theirs of the
+    //                 conflict it was saved from (Merging), which it returns to when the save
+    //                 fails. Typing goes on; nothing else changes the state until it settles.
+    //  OutcomeUnknown the unknown write, kept for Retry to re-send byte for byte. An unknown
+    //                 save keeps everything Saving carried but `sent`; an unknown restore has
+    //                 no edit. [checked] The outcome's kind is OutcomeUnknown and it holds the
+    //                 signed event; an unknown restore was started by restore().
+    //  Merging        an Edit and theirs (the revision the save met), nothing in flight.
+    //  Restoring      no edit, no merge offer, a restore (or its Retry) in flight. [checked] The
+    //                 restore's target is kept for a Retry after an unreachable relay.
+    // In every state [checked]: waiting for the relay only with an Edit (the edit's save waits
+    // to go out), and its timer runs only while waiting; no head is known without a source.
+    // Orthogonal to the state: the head and how it was learned, loading, the last outcome, the
+    // revisions this session wrote and the label of the merge last accepted.
     enum class HeadSource { None, Routed, Strong }; // Routed: display read or live event
     enum class Operation { Save, Restore };
     // Retrying a save that waits for the relay, when the connection never went down (a gateway
@@ -74,25 +104,15 @@ public:
         bool laterChangesUnsaved = false;
     };
 
-    // A three-way merge to offer: after a conflict (mine = the working text) or a superseded save
-    // that left editing (mine = what was saved).
-    struct MergeOffer
-    {
-        std::optional<CanvasRevision> base;
-        QString baseText;
-        QString mine;
-        std::optional<CanvasRevision> theirs;
-    };
-
     // `watch` keeps the canvas live while the session is open (CanvasWatch::watch).
     CanvasSession(CanvasService *service, CanvasWatch *watch, QString channel, DraftScope drafts,
                   QObject *parent = nullptr);
     ~CanvasSession() override;
 
     QString channel() const { return m_channel; }
-    State state() const { return m_state; }
-    bool isEditing() const { return m_editing; }
-    bool isBusy() const { return m_state == State::Saving || m_state == State::Restoring; }
+    State state() const { return State(m_state.index()); }
+    bool isEditing() const { return edit() != nullptr; }
+    bool isBusy() const { return state() == State::Saving || state() == State::Restoring; }
 
     const std::optional<CanvasRevision> &head() const { return m_head; }
     bool isHeadKnown() const { return m_headSource != HeadSource::None; }
@@ -100,15 +120,17 @@ public:
     bool isLoading() const { return m_loading; }
     const std::optional<client::RelayError> &loadError() const { return m_loadError; }
 
-    const std::optional<CanvasRevision> &editBase() const { return m_base; }
-    QString baseText() const { return m_base ? m_base->content : QString(); }
+    // The revision the edit started from; none without an edit.
+    const std::optional<CanvasRevision> &editBase() const { return m_state.editBase(); }
+    QString baseText() const { return editBase() ? editBase()->content : QString(); }
     // The editor registers a source so a keystroke costs no copy; the session pulls the text
     // when it needs it (save, autosave, comparisons). Without one it keeps the text itself.
     // Passing an empty source detaches the view: the session keeps the text it last showed.
     void setTextSource(std::function<QString()> source);
     QString workingText() const { return m_textSource ? m_textSource() : m_text; }
-    bool hasUnsavedChanges() const { return m_editing && workingText() != baseText(); }
-    bool isEditedSinceBase() const { return m_edited; } // cheap: a keystroke since the base moved
+    bool hasUnsavedChanges() const { return isEditing() && workingText() != baseText(); }
+    // Cheap: a keystroke since the base moved.
+    bool isEditedSinceBase() const { return isEditing() && edit()->edited; }
 
     const std::optional<Settled> &lastSettled() const { return m_settled; }
     bool canRetry() const;
@@ -116,7 +138,7 @@ public:
     // retry is under way).
     bool isWaitingForRelay() const { return m_waitingForRelay && !isBusy(); }
     std::optional<MergeOffer> mergeOffer() const;
-    const std::optional<CanvasRevision> &liveChange() const { return m_liveChange; }
+    const std::optional<CanvasRevision> &liveChange() const; // while editing
     bool isOwnRevision(const QString &eventId) const { return m_own.contains(eventId); }
     // Revisions the writer confirmed to this session (its own saves and restores), newest first.
     const RecentRevisions &confirmedRevisions() const { return m_own; }
@@ -160,12 +182,22 @@ signals:
     void draftFailed(const buzz::client::RelayError &error, const buzz::canvas::Draft &draft);
 
 private:
+    friend class SessionInvariants; // checks the invariants written under State
     struct Write; // the save or restore in flight
-    void setState(State state);
+
+    using Edit = SessionState::Edit;
+    using Viewing = SessionState::Viewing;
+
+    // The one place the state changes: the invariants are checked (debug builds); stateChanged
+    // follows with announceState(), once what goes with the transition has been announced.
+    void enter(SessionState::Data next);
+    void announceState();
+    const Edit *edit() const { return m_state.edit(); }
+    Edit *edit() { return m_state.edit(); }
     void setHead(const std::optional<CanvasRevision> &head, HeadSource source);
     void adoptIfNewer(const CanvasRevision &revision, HeadSource source);
     void enterEditing(const std::optional<CanvasRevision> &base, const QString &text);
-    void endEditing();
+    void endEditing(Viewing next = {});
     void moveBase(const std::optional<CanvasRevision> &base);
     void settle(Write write, SaveOutcome outcome);
     bool settleSave(const Write &write, const SaveOutcome &outcome); // true: later changes kept
@@ -176,12 +208,11 @@ private:
     void autosaveNow(bool background);
     void setWaitingForRelay(bool waiting);
     void retryByItself();
-    State idleState() const;
     // A save from the base a merge was accepted onto says it is that merge (RevisionLabel).
     SaveOptions saveOptions() const
     {
         SaveOptions options;
-        if (m_mergeLabel && m_base && m_base->hasId(m_mergeLabel->revisionId))
+        if (m_mergeLabel && editBase() && editBase()->hasId(m_mergeLabel->revisionId))
             options.label = m_mergeLabel;
         return options;
     }
@@ -190,7 +221,8 @@ private:
     CanvasWatch *m_watch;
     QString m_channel;
     CanvasDrafts *m_drafts;
-    State m_state = State::Viewing;
+    SessionState m_state; // the state is the source (see State)
+    State m_announced = State::Viewing; // the state stateChanged last said
     bool m_closed = false;
 
     std::optional<CanvasRevision> m_head;
@@ -199,25 +231,14 @@ private:
     std::optional<client::RelayError> m_loadError;
     HeadRecheck *m_recheck;
 
-    bool m_editing = false;
-    bool m_edited = false;
-    std::optional<CanvasRevision> m_base;
     QString m_text; // the working text when no view registered a source
     std::function<QString()> m_textSource;
 
-    bool m_saveAgain = false; // Save pressed while a save was in flight
-    QString m_inFlightText; // what the save in flight sent (tells its live echo from a change)
-    bool m_conflicted = false; // Merging: a save met a newer revision
-    std::optional<CanvasRevision> m_conflictTheirs;
-    std::optional<SaveOutcome> m_pending; // OutcomeUnknown: the signed event to re-send
-    std::optional<Operation> m_pendingOperation;
     std::optional<std::pair<QString, std::optional<QString>>> m_lastRestore; // target, frozen
     std::optional<Settled> m_settled;
-    std::optional<MergeOffer> m_superseded; // offered after a superseded save left editing
-    std::optional<CanvasRevision> m_liveChange;
     std::optional<RevisionLabel> m_mergeLabel; // the merge last accepted (labels its save)
     RecentRevisions m_own;
-    bool m_draftBaseLoading = false;
+    quint64 m_draftBaseReads = 0; // numbers each read of a restored draft's base
     bool m_waitingForRelay = false;
     int m_autoRetryDelayMs = kAutoRetryFirstMs;
     QTimer m_autoRetry;

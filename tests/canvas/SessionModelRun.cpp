@@ -1,6 +1,7 @@
 #include "SessionModelRun.h"
 
 #include "canvas/Merge3.h"
+#include "canvas/SessionInvariants.h"
 #include "net/client/HttpBridge.h"
 #include "net/client/RequestLog.h"
 #include "net/client/Signer.h"
@@ -215,6 +216,15 @@ void SessionModelRun::openSession(int channel)
     m_session = std::make_unique<canvas::CanvasSession>(
         m_user->service.get(), m_user->watch.get(), m_channels[std::size_t(channel)].id,
         canvas::DraftScope {m_drafts.get(), kRelayKey, kCommunity});
+    // Every state the session enters agrees with what it carries (release builds too).
+    QObject::connect(m_session.get(), &canvas::CanvasSession::stateChanged, m_session.get(),
+                     [this, session = m_session.get()](canvas::CanvasSession::State state) {
+                         const QStringList broken = canvas::SessionInvariants::broken(*session);
+                         if (!broken.isEmpty())
+                             m_result.problems << QStringLiteral("state %1: %2")
+                                                      .arg(int(state))
+                                                      .arg(broken.join(QStringLiteral("; ")));
+                     });
     QObject::connect(m_session.get(), &canvas::CanvasSession::settled, m_session.get(),
                      [this](const canvas::CanvasSession::Settled &settled) {
                          if (settled.operation == canvas::CanvasSession::Operation::Save) {
