@@ -19,6 +19,8 @@
 #include <cstdio>
 #include <thread>
 
+#include <time.h>
+
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -164,6 +166,32 @@ double bareVerifyRate(const std::vector<nostr::Event> &events)
         std::fprintf(stderr, "relay_bench: %zu events failed verification\n",
                      events.size() - valid);
     return double(events.size()) / seconds;
+}
+
+ParseVerify parseVerifyRate(const std::vector<nostr::Event> &events)
+{
+    std::vector<std::string> lines;
+    lines.reserve(events.size());
+    for (const auto &event : events)
+        lines.push_back(event.toJson());
+    const auto threadCpu = [] {
+        timespec now {};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+        return double(now.tv_sec) + double(now.tv_nsec) / 1e9;
+    };
+    QElapsedTimer timer;
+    timer.start();
+    const double cpuBefore = threadCpu();
+    std::size_t valid = 0;
+    for (const auto &line : lines) {
+        const auto parsed = nostr::Event::fromJson(std::string_view(line));
+        valid += parsed && parsed->verify() ? 1 : 0;
+    }
+    const double cpu = threadCpu() - cpuBefore;
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    if (valid != lines.size())
+        std::fprintf(stderr, "relay_bench: %zu events failed parse+verify\n", lines.size() - valid);
+    return {double(lines.size()) / seconds, cpu / double(lines.size()) * 1e6};
 }
 
 // A directory for an on-disk store: under TMPDIR unless BUZZ_BENCH_DATA_DIR names a parent. Says

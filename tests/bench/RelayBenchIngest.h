@@ -28,6 +28,17 @@ std::vector<nostr::Event> signNotes(const TestIdentity &who, int count, std::int
                                     const std::string &tag);
 // Single-core Event::verify rate over pre-signed events: the anchor of every ingest ratio.
 double bareVerifyRate(const std::vector<nostr::Event> &events);
+// Single-core parse + verify rate (Event::fromJson of each event's wire JSON, then
+// Event::verify): what `buzz-canvas-cli event verify` does per event, and the work a relay cannot
+// skip; the anchor of issue 27's PostgreSQL ingest and relay CPU targets.
+// Its CPU time (the thread's, so the machine's other load does not inflate it) per event is the
+// figure relay CPU per event is held against.
+struct ParseVerify
+{
+    double rate = 0; // events/s, wall clock
+    double cpuUsPerEvent = 0; // CLOCK_THREAD_CPUTIME_ID
+};
+ParseVerify parseVerifyRate(const std::vector<nostr::Event> &events);
 // A directory for an on-disk store (see the .cpp); null when it cannot be made.
 std::unique_ptr<QTemporaryDir> diskDirectory();
 

@@ -316,28 +316,44 @@ int main(int argc, char *argv[])
     // PostgreSQL instead of a throwaway pair (pg-cluster.sh) of the bench's own.
     const bool ingestOnly = arguments.contains(QStringLiteral("--ingest-only"));
     const bool sqliteOnly = arguments.contains(QStringLiteral("--sqlite-only"));
+    // --postgres-ingest-only: the anchor and PostgreSQL's WebSocket ingest alone.
+    const bool postgresIngestOnly = arguments.contains(QStringLiteral("--postgres-ingest-only"));
 
     TestIdentity anchorIdentity;
     const auto anchorEvents =
         signNotes(anchorIdentity, 4000, QDateTime::currentSecsSinceEpoch(), "anchor");
     const double verifyRate = bareVerifyRate(anchorEvents);
     printBench("relay_verify_single_core", verifyRate, "events/s", "-", nullptr, 0, 0);
+    const ParseVerify anchor = parseVerifyRate(anchorEvents);
+    const double parseVerify = anchor.rate;
+    printBench("relay_parse_verify_single_core", parseVerify, "events/s", "-", nullptr, 0, 0);
+    printBench("relay_parse_verify_single_core_cpu", anchor.cpuUsPerEvent, "us/event", "-", nullptr,
+               0, 0);
 
     const std::vector<TestIdentity> writers(4);
-    const double engine = engineIngestRate(writers.front(), 5000);
-    printBench("relay_engine_ingest_1thread", engine, "events/s", "-", "verify_single_core",
-               verifyRate, engine / verifyRate);
-    const auto ingestDir = diskDirectory();
-    if (!ingestDir)
-        return 1;
     IngestCost diskCost;
-    const double onDisk = wsIngestRate(writers, 5000, "relay_ws_ingest_disk",
-                                       {QStringLiteral("--data"), ingestDir->path()}, &diskCost);
-    printBench("relay_ws_ingest_4conn_disk", onDisk, "events/s", ">= 0.8x verify",
-               "verify_single_core", verifyRate, onDisk / verifyRate);
-    const double inMemory = wsIngestRate(writers, 5000, "relay_ws_ingest_memory", {});
-    printBench("relay_ws_ingest_4conn_memory", inMemory, "events/s", "-", "verify_single_core",
-               verifyRate, inMemory / verifyRate);
+    double onDisk = 0;
+    std::unique_ptr<QTemporaryDir> ingestDir;
+    if (!postgresIngestOnly) {
+        const double engine = engineIngestRate(writers.front(), 5000);
+        printBench("relay_engine_ingest_1thread", engine, "events/s", "-", "verify_single_core",
+                   verifyRate, engine / verifyRate);
+        ingestDir = diskDirectory();
+        if (!ingestDir)
+            return 1;
+        onDisk = wsIngestRate(writers, 5000, "relay_ws_ingest_disk",
+                              {QStringLiteral("--data"), ingestDir->path()}, &diskCost);
+        printBench("relay_ws_ingest_4conn_disk", onDisk, "events/s", ">= 0.8x verify",
+                   "verify_single_core", verifyRate, onDisk / verifyRate);
+        // Issue 27 item 9: the relay process's CPU (utime + stime, every thread) per event on disk
+        // against one core's parse + verify per event of the same run.
+        printBench("relay_ws_ingest_disk_cpu_vs_parse_verify", diskCost.relayCpuUsPerEvent,
+                   "us/event", "<= 1.2x", "parse_verify_single_core_cpu_us", anchor.cpuUsPerEvent,
+                   diskCost.relayCpuUsPerEvent / anchor.cpuUsPerEvent);
+        const double inMemory = wsIngestRate(writers, 5000, "relay_ws_ingest_memory", {});
+        printBench("relay_ws_ingest_4conn_memory", inMemory, "events/s", "-", "verify_single_core",
+                   verifyRate, inMemory / verifyRate);
+    }
 
     std::unique_ptr<BenchPostgres> postgres;
     if (!sqliteOnly)
@@ -361,10 +377,13 @@ int main(int argc, char *argv[])
             pgIngest = wsIngestRate(writers, 5000, "relay_pg_ws_ingest", relayArguments, &pgCost);
             printBench("relay_pg_ws_ingest_4conn", pgIngest, "events/s", "-", "verify_single_core",
                        verifyRate, pgIngest / verifyRate);
+            // Issue 27 item 7: against one core's parse + verify of the same run.
+            printBench("relay_pg_ws_ingest_4conn_vs_parse_verify", pgIngest, "events/s", ">= 0.5x",
+                       "parse_verify_single_core", parseVerify, pgIngest / parseVerify);
         }
         pgSeconds += secondsSince(pgStart);
     }
-    if (ingestOnly)
+    if (ingestOnly || postgresIngestOnly)
         return 0;
     const double ingestQt = wsIngestRateQtClient(writers, 5000);
     printBench("relay_ws_ingest_4conn_qt_client", ingestQt, "events/s", "-", "verify_single_core",
@@ -406,8 +425,13 @@ int main(int argc, char *argv[])
               pg ? std::optional(verifyRate) : std::nullopt);
     table.row("WS ingest, 4 connections (events/s)", onDisk, pgIngest);
     table.row("  ratio to single-core verify", onDisk / verifyRate, pgIngest / verifyRate, 3);
+    table.row("  ratio to single-core parse + verify", onDisk / parseVerify, pgIngest / parseVerify,
+              3);
     table.row("  relay CPU per event (µs, all threads)", diskCost.relayCpuUsPerEvent,
               pgCost.relayCpuUsPerEvent, 1);
+    table.row("  relay CPU per event / one core's parse + verify CPU per event",
+              diskCost.relayCpuUsPerEvent / anchor.cpuUsPerEvent,
+              pgCost.relayCpuUsPerEvent / anchor.cpuUsPerEvent, 2);
     table.row("  events per group commit", diskCost.eventsPerCommit, pgCost.eventsPerCommit, 1);
     table.row("head read at 200k, p50 (ms)", sqliteHead.routed.p50, pgHead.routed.p50);
     table.row("head read at 200k, p99 (ms)", sqliteHead.routed.p99, pgHead.routed.p99);

@@ -8,13 +8,16 @@
 #define BUZZ_LIBPQ_FUNCTIONS(X)                                                                    \
     X(PQbackendPID)                                                                                \
     X(PQclear)                                                                                     \
+    X(PQcmdStatus)                                                                                 \
     X(PQcmdTuples)                                                                                 \
     X(PQconsumeInput)                                                                              \
     X(PQconnectdbParams)                                                                           \
     X(PQdb)                                                                                        \
+    X(PQenterPipelineMode)                                                                         \
     X(PQerrorMessage)                                                                              \
     X(PQexec)                                                                                      \
     X(PQexecPrepared)                                                                              \
+    X(PQexitPipelineMode)                                                                          \
     X(PQfformat)                                                                                   \
     X(PQfinish)                                                                                    \
     X(PQfreemem)                                                                                   \
@@ -25,15 +28,20 @@
     X(PQgetvalue)                                                                                  \
     X(PQhost)                                                                                      \
     X(PQnotifies)                                                                                  \
+    X(PQpipelineSync)                                                                              \
     X(PQntuples)                                                                                   \
     X(PQport)                                                                                      \
     X(PQprepare)                                                                                   \
+    X(PQputCopyData)                                                                               \
+    X(PQputCopyEnd)                                                                                \
     X(PQreset)                                                                                     \
     X(PQresultErrorField)                                                                          \
     X(PQresultErrorMessage)                                                                        \
     X(PQresultMemorySize)                                                                          \
     X(PQresultStatus)                                                                              \
     X(PQsendQuery)                                                                                 \
+    X(PQsendQueryParams)                                                                           \
+    X(PQsendQueryPrepared)                                                                         \
     X(PQsetNoticeProcessor)                                                                        \
     X(PQsocket)                                                                                    \
     X(PQstatus)                                                                                    \
@@ -120,6 +128,11 @@ void PQclear(PGresult *res)
     pq().PQclear(res);
 }
 
+char *PQcmdStatus(PGresult *res)
+{
+    return pq().PQcmdStatus(res);
+}
+
 char *PQcmdTuples(PGresult *res)
 {
     return pq().PQcmdTuples(res);
@@ -138,6 +151,11 @@ int PQconsumeInput(PGconn *conn)
 char *PQdb(const PGconn *conn)
 {
     return pq().PQdb(conn);
+}
+
+int PQenterPipelineMode(PGconn *conn)
+{
+    return pq().PQenterPipelineMode(conn);
 }
 
 char *PQerrorMessage(const PGconn *conn)
@@ -161,6 +179,11 @@ PGresult *PQexecPrepared(PGconn *conn, const char *stmtName, int nParams,
 {
     return pq().PQexecPrepared(conn, stmtName, nParams, paramValues, paramLengths, paramFormats,
                                resultFormat);
+}
+
+int PQexitPipelineMode(PGconn *conn)
+{
+    return pq().PQexitPipelineMode(conn);
 }
 
 int PQfformat(const PGresult *res, int field_num)
@@ -208,6 +231,11 @@ int PQntuples(const PGresult *res)
     return pq().PQntuples(res);
 }
 
+int PQpipelineSync(PGconn *conn)
+{
+    return pq().PQpipelineSync(conn);
+}
+
 char *PQport(const PGconn *conn)
 {
     return pq().PQport(conn);
@@ -217,6 +245,16 @@ PGresult *PQprepare(PGconn *conn, const char *stmtName, const char *query, int n
                     const Oid *paramTypes)
 {
     return pq().PQprepare(conn, stmtName, query, nParams, paramTypes);
+}
+
+int PQputCopyData(PGconn *conn, const char *buffer, int nbytes)
+{
+    return pq().PQputCopyData(conn, buffer, nbytes);
+}
+
+int PQputCopyEnd(PGconn *conn, const char *errormsg)
+{
+    return pq().PQputCopyEnd(conn, errormsg);
 }
 
 void PQreset(PGconn *conn)
@@ -247,6 +285,22 @@ ExecStatusType PQresultStatus(const PGresult *res)
 int PQsendQuery(PGconn *conn, const char *query)
 {
     return pq().PQsendQuery(conn, query);
+}
+
+int PQsendQueryParams(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+                      const char *const *paramValues, const int *paramLengths,
+                      const int *paramFormats, int resultFormat)
+{
+    return pq().PQsendQueryParams(conn, command, nParams, paramTypes, paramValues, paramLengths,
+                                  paramFormats, resultFormat);
+}
+
+int PQsendQueryPrepared(PGconn *conn, const char *stmtName, int nParams,
+                        const char *const *paramValues, const int *paramLengths,
+                        const int *paramFormats, int resultFormat)
+{
+    return pq().PQsendQueryPrepared(conn, stmtName, nParams, paramValues, paramLengths,
+                                    paramFormats, resultFormat);
 }
 
 PQnoticeProcessor PQsetNoticeProcessor(PGconn *conn, PQnoticeProcessor proc, void *arg)

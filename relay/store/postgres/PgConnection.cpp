@@ -7,6 +7,7 @@
 #include <QLoggingCategory>
 
 #include <cstring>
+#include <utility>
 
 #include <endian.h>
 #include <poll.h>
@@ -252,6 +253,12 @@ std::size_t PgResult::memoryBytes() const
     return m_result ? PQresultMemorySize(m_result) : 0;
 }
 
+std::string_view PgResult::commandStatus() const
+{
+    const char *status = m_result ? PQcmdStatus(m_result) : nullptr;
+    return status ? std::string_view(status) : std::string_view();
+}
+
 std::int64_t PgResult::affected() const
 {
     if (!m_result)
@@ -357,6 +364,8 @@ std::string PgResult::message() const
 {
     if (!m_result)
         return "no result (connection lost)";
+    if (PQresultStatus(m_result) == PGRES_PIPELINE_ABORTED)
+        return "not run: an earlier statement of its round trip failed";
     const char *primary = PQresultErrorField(m_result, PG_DIAG_MESSAGE_PRIMARY);
     return primary ? std::string(primary) : std::string(PQresultErrorMessage(m_result));
 }
@@ -396,11 +405,15 @@ std::unique_ptr<PgConnection> PgConnection::open(const std::string &url, std::st
 
 PgResult PgConnection::exec(const std::string &sql)
 {
+    sendDeferred(); // a failure is remembered (deferredFailed)
+    m_roundTrips.fetch_add(1, std::memory_order_relaxed);
     return PgResult(PQexec(m_connection, sql.c_str()));
 }
 
 std::vector<PgResult> PgConnection::execAll(const std::string &sql)
 {
+    sendDeferred();
+    m_roundTrips.fetch_add(1, std::memory_order_relaxed);
     std::vector<PgResult> results;
     if (!PQsendQuery(m_connection, sql.c_str()))
         return results;
@@ -420,20 +433,138 @@ bool PgConnection::execOk(const std::string &sql)
     return true;
 }
 
-PgResult PgConnection::run(const std::string &sql, const PgParams &params)
+const char *PgConnection::preparedName(const std::string &sql, const PgParams &params,
+                                       PgResult &failed)
 {
     auto prepared = m_prepared.find(sql);
     if (prepared == m_prepared.end()) {
+        sendDeferred(); // a failure is remembered; PQprepare has a round trip of its own
         const std::string name = "buzz_" + std::to_string(m_prepared.size() + 1);
+        m_roundTrips.fetch_add(1, std::memory_order_relaxed);
         PgResult made(PQprepare(m_connection, name.c_str(), sql.c_str(), params.size(),
                                 reinterpret_cast<const Oid *>(params.types())));
-        if (!made.ok())
-            return made;
+        if (!made.ok()) {
+            failed = std::move(made);
+            return nullptr;
+        }
         prepared = m_prepared.emplace(sql, name).first;
     }
+    return prepared->second.c_str();
+}
+
+PgResult PgConnection::run(const std::string &sql, const PgParams &params)
+{
+    PgResult failed;
+    const char *name = preparedName(sql, params, failed);
+    if (!name)
+        return failed;
+    if (!m_deferred.empty())
+        return std::move(roundTrip(name, &params, {}).front());
     const std::vector<const char *> values = params.values();
-    return PgResult(PQexecPrepared(m_connection, prepared->second.c_str(), params.size(),
-                                   values.data(), params.lengths(), params.formats(), 1));
+    m_roundTrips.fetch_add(1, std::memory_order_relaxed);
+    return PgResult(PQexecPrepared(m_connection, name, params.size(), values.data(),
+                                   params.lengths(), params.formats(), 1));
+}
+
+void PgConnection::defer(std::string sql)
+{
+    m_deferred.push_back(std::move(sql));
+}
+
+bool PgConnection::withdraw(std::string_view sql)
+{
+    if (m_deferred.empty() || m_deferred.back() != sql)
+        return false;
+    m_deferred.pop_back();
+    return true;
+}
+
+bool PgConnection::sendDeferred()
+{
+    if (m_deferred.empty())
+        return true;
+    roundTrip(nullptr, nullptr, {});
+    return m_lastDeferredOk;
+}
+
+std::vector<PgResult> PgConnection::runThen(const std::string &sql, const PgParams &params,
+                                            std::span<const std::string> then)
+{
+    PgResult failed;
+    const char *name = preparedName(sql, params, failed);
+    if (!name) {
+        std::vector<PgResult> results;
+        results.push_back(std::move(failed));
+        results.resize(1 + then.size());
+        return results;
+    }
+    return roundTrip(name, &params, then);
+}
+
+std::vector<PgResult> PgConnection::pipeline(std::span<const std::string> statements)
+{
+    return roundTrip(nullptr, nullptr, statements);
+}
+
+std::vector<PgResult> PgConnection::roundTrip(const char *prepared, const PgParams *params,
+                                              std::span<const std::string> then)
+{
+    const std::vector<std::string> deferred = std::exchange(m_deferred, {});
+    const std::size_t expected = deferred.size() + (prepared ? 1 : 0) + then.size();
+    const auto sendPlain = [this](const std::string &sql) {
+        return PQsendQueryParams(m_connection, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr,
+                                 1)
+            == 1;
+    };
+    std::vector<PgResult> results;
+    results.reserve(expected);
+    m_roundTrips.fetch_add(1, std::memory_order_relaxed);
+    bool sent = m_connection && PQenterPipelineMode(m_connection) == 1;
+    for (const std::string &sql : deferred)
+        sent = sent && sendPlain(sql);
+    if (prepared) {
+        const std::vector<const char *> values = params->values();
+        sent = sent
+            && PQsendQueryPrepared(m_connection, prepared, params->size(), values.data(),
+                                   params->lengths(), params->formats(), 1)
+                == 1;
+    }
+    for (const std::string &sql : then)
+        sent = sent && sendPlain(sql);
+    sent = sent && PQpipelineSync(m_connection) == 1;
+    if (sent) {
+        // Each statement's result followed by a null, then the sync point's result. Two nulls in a
+        // row: nothing more will come (the connection broke).
+        bool afterNull = false;
+        for (;;) {
+            pg_result *result = PQgetResult(m_connection);
+            if (!result) {
+                if (afterNull)
+                    break;
+                afterNull = true;
+                continue;
+            }
+            afterNull = false;
+            if (PQresultStatus(result) == PGRES_PIPELINE_SYNC) {
+                PQclear(result);
+                break;
+            }
+            results.emplace_back(result);
+        }
+    }
+    if (m_connection && !PQexitPipelineMode(m_connection))
+        qCWarning(lcPg) << "cannot leave pipeline mode:" << lastError().c_str();
+    results.resize(expected); // missing ones (a broken connection) stay not ok
+    m_lastDeferredOk = true;
+    for (std::size_t i = 0; i < deferred.size(); ++i) {
+        if (results[i].ok())
+            continue;
+        m_lastDeferredOk = false;
+        if (m_deferredError.empty())
+            m_deferredError = deferred[i] + ": " + results[i].message();
+    }
+    results.erase(results.begin(), results.begin() + std::ptrdiff_t(deferred.size()));
+    return results;
 }
 
 bool PgConnection::healthy() const
@@ -444,6 +575,7 @@ bool PgConnection::healthy() const
 bool PgConnection::reconnect()
 {
     m_prepared.clear();
+    m_deferred.clear(); // statements of a transaction the server has rolled back
     PQreset(m_connection);
     if (!healthy())
         return false;

@@ -5,6 +5,7 @@
 // results travel in binary format (ids, pubkeys and signatures are bytea bytes, timestamps are
 // timestamptz), so nothing is formatted or parsed as text on the way.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -84,6 +85,8 @@ public:
     // Bytes libpq holds for the result, its rows included.
     std::size_t memoryBytes() const;
     std::int64_t affected() const; // rows an INSERT/UPDATE/DELETE changed
+    // The command tag ("COMMIT", or "ROLLBACK" for a COMMIT of an aborted transaction).
+    std::string_view commandStatus() const;
     bool isNull(int row, int column) const;
     // int2, int4, int8, bool, timestamptz (as unix seconds, rounded down) and pg_lsn.
     std::int64_t int64(int row, int column) const;
@@ -128,6 +131,32 @@ public:
     // exec() reduced to success (errors are logged with the statement).
     bool execOk(const std::string &sql);
 
+    // Deferred statements (no parameters, no rows wanted) go ahead of the next statement, in its
+    // round trip (libpq pipeline mode): the writer's BEGIN, SAVEPOINT and RELEASE of a grouped
+    // event cost no round trip of their own (docs/benchmarks.md "PostgreSQL"). A deferred
+    // statement that fails makes the statements after it in that round trip fail too, and is
+    // remembered until clearDeferredFailure().
+    void defer(std::string sql);
+    // Takes back the last deferred statement when it is `sql` (not sent yet): true if it was.
+    bool withdraw(std::string_view sql);
+    bool hasDeferred() const { return !m_deferred.empty(); }
+    void discardDeferred() { m_deferred.clear(); }
+    // Sends the deferred statements now, in one round trip; false when one of them failed.
+    bool sendDeferred();
+    bool deferredFailed() const { return !m_deferredError.empty(); }
+    const std::string &deferredError() const { return m_deferredError; }
+    void clearDeferredFailure() { m_deferredError.clear(); }
+    // `sql` (prepared like run()) then `then` (statements without parameters) in one round trip,
+    // after the deferred ones: each one's result, in order. After a failed statement the rest
+    // are not run (their results are not ok).
+    std::vector<PgResult> runThen(const std::string &sql, const PgParams &params,
+                                  std::span<const std::string> then);
+    // `statements` (no parameters) in one round trip after the deferred ones.
+    std::vector<PgResult> pipeline(std::span<const std::string> statements);
+
+    // Round trips to the server so far (each statement, prepare, or pipeline of them).
+    std::uint64_t roundTrips() const { return m_roundTrips.load(std::memory_order_relaxed); }
+
     // The connection is usable (a server restart or a recovery conflict may have closed it).
     bool healthy() const;
     // Reconnects a broken connection (prepared statements are prepared again on first use).
@@ -154,7 +183,19 @@ public:
 
 private:
     PgConnection() = default;
+    // The statement name of `sql`, prepared on first use (nullptr: preparing it failed, `failed`
+    // holds why).
+    const char *preparedName(const std::string &sql, const PgParams &params, PgResult &failed);
+    // The deferred statements, then `prepared` with `params` (when given), then `then`, as one
+    // pipeline; the results after the deferred ones'.
+    std::vector<PgResult> roundTrip(const char *prepared, const PgParams *params,
+                                    std::span<const std::string> then);
+
     pg_conn *m_connection = nullptr;
+    std::vector<std::string> m_deferred;
+    std::string m_deferredError; // the first deferred statement that failed
+    std::atomic<std::uint64_t> m_roundTrips {0};
+    bool m_lastDeferredOk = true; // every deferred statement of the last round trip succeeded
     std::string m_url;
     std::unordered_map<std::string, std::string> m_prepared; // SQL text → statement name
 };

@@ -16,7 +16,7 @@ class PgConnection;
 class PgResult;
 
 // The receiving half of the live fan-out across relay processes on one PostgreSQL database
-// (relay/README.md "Live fan-out across processes"; the writing half is PgStore::logFanout). A
+// (relay/README.md "Live fan-out across processes"; the writing half is PgStore::kLogFanoutSql). A
 // thread of its own (buzz-fanout) holds one connection that LISTENs on the schema's channel; a
 // notification from another process wakes it, it reads the fanout_log rows after the last number
 // it saw, with the events they name, and hands them over in commit order. Rows this process wrote

@@ -70,16 +70,17 @@ public:
                                             stored.channel.value_or(""),
                                             hasRow ? std::string() : stored.json});
     }
+    // The savepoint's SAVEPOINT, RELEASE and ROLLBACK TO are deferred (PgConnection::defer):
+    // they travel with the next statement on the writer, and a savepoint in which nothing ran is
+    // never sent at all. A deferred statement that fails fails the whole group (runGroup).
     bool commit(std::int64_t) override
     {
         if (!m_open)
             return false;
-        if (!m_connection.execOk("RELEASE SAVEPOINT member")) {
-            rollback();
-            return false;
-        }
         m_open = false;
         m_released = true;
+        if (!m_connection.withdraw(kSavepoint))
+            m_connection.defer("RELEASE SAVEPOINT member");
         for (Announcement &announcement : m_announced)
             m_groupAnnounced.push_back(std::move(announcement));
         m_announced.clear();
@@ -91,10 +92,13 @@ public:
         if (!m_open)
             return;
         m_open = false;
-        m_connection.exec("ROLLBACK TO SAVEPOINT member");
-        m_connection.exec("RELEASE SAVEPOINT member");
+        if (m_connection.withdraw(kSavepoint))
+            return; // nothing ran in it
+        m_connection.defer("ROLLBACK TO SAVEPOINT member");
+        m_connection.defer("RELEASE SAVEPOINT member");
     }
 
+    static constexpr std::string_view kSavepoint = "SAVEPOINT member";
     bool m_open = true;
     bool m_released = false;
 
@@ -326,14 +330,27 @@ void PgStore::runGroup(const std::vector<Member *> &members)
     std::lock_guard writer(m_writerMutex);
     m_groups.fetch_add(1, std::memory_order_relaxed);
     m_members.fetch_add(members.size(), std::memory_order_relaxed);
-    if (!ensureWriter() || !m_writer->execOk("BEGIN")) {
+    const auto fail = [&](const char *what, const std::string &why) {
+        qCWarning(lcPg) << what << why.c_str();
+        m_writer->discardDeferred();
+        if (m_writer->inTransaction())
+            m_writer->exec("ROLLBACK");
+        for (Member *member : members)
+            member->outcome = GroupOutcome::Failed;
+        forget();
+    };
+    if (!ensureWriter()) {
         forget();
         return; // every outcome stays Failed
     }
+    // One round trip per event at most (its statements, with the deferred BEGIN / SAVEPOINT /
+    // RELEASE around them) and one for the group's end (fan-out record, COMMIT and position).
+    m_writer->discardDeferred();
+    m_writer->clearDeferredFailure();
+    m_writer->defer("BEGIN");
     std::vector<Announcement> announced;
     for (Member *member : members) {
-        if (!m_writer->execOk("SAVEPOINT member"))
-            break;
+        m_writer->defer(std::string(Transaction::kSavepoint));
         Transaction transaction(*m_writer, member->nowMs, announced);
         try {
             member->work(transaction);
@@ -342,44 +359,50 @@ void PgStore::runGroup(const std::vector<Member *> &members)
             qCWarning(lcPg) << "ingest work threw:" << error.what();
         }
         transaction.rollback(); // no-op when the work released its savepoint
-        if (!m_writer->healthy() || !m_writer->inTransaction()) {
-            qCWarning(lcPg) << "group transaction lost:" << m_writer->lastError().c_str();
-            for (Member *each : members)
-                each->outcome = GroupOutcome::Failed;
-            if (m_writer->inTransaction())
-                m_writer->exec("ROLLBACK");
-            forget();
+        // Before any round trip the transaction is not open yet (BEGIN is still deferred).
+        if (!m_writer->healthy() || m_writer->deferredFailed()
+            || (!m_writer->hasDeferred() && !m_writer->inTransaction())) {
+            fail("group transaction lost:",
+                 m_writer->deferredFailed() ? m_writer->deferredError() : m_writer->lastError());
             return;
         }
         member->outcome =
             transaction.m_released ? GroupOutcome::Committed : GroupOutcome::Discarded;
     }
-    if (!announced.empty() && !logFanout(announced)) {
-        // The transaction is aborted: its COMMIT would only roll it back.
-        qCWarning(lcPg) << "group fan-out record failed:" << m_writer->lastError().c_str();
-        if (m_writer->inTransaction())
-            m_writer->exec("ROLLBACK");
-        for (Member *member : members)
-            member->outcome = GroupOutcome::Failed;
-        forget();
+    if (announced.empty() && m_writer->withdraw("BEGIN")) {
+        forget(); // no statement ran (every work refused before writing): nothing to commit
         return;
     }
-    // COMMIT and the position it reached, in one round trip; only COMMIT's answer decides.
-    std::vector<PgResult> results = m_writer->execAll("COMMIT; SELECT pg_current_wal_lsn()");
-    if (results.empty() || !results.front().ok()) {
-        qCWarning(lcPg)
-            << "group COMMIT failed:"
-            << (results.empty() ? m_writer->lastError() : results.front().message()).c_str();
-        if (m_writer->inTransaction())
-            m_writer->exec("ROLLBACK");
-        for (Member *member : members)
-            member->outcome = GroupOutcome::Failed;
-        forget();
+    // The fan-out record (relay/README.md "Live fan-out across processes"), COMMIT and the
+    // position it reached, in one round trip; a statement after a failed one does not run, so a
+    // failed record leaves the transaction uncommitted.
+    std::vector<std::string> finish {"COMMIT", "SELECT pg_current_wal_lsn()"};
+    std::vector<PgResult> results;
+    if (announced.empty()) {
+        results = m_writer->pipeline(finish);
+    } else {
+        if (++m_fanoutGroups % kFanoutTrimEveryGroups == 0)
+            finish.insert(finish.begin(), fanoutTrimSql());
+        results = m_writer->runThen(kLogFanoutSql, fanoutParams(announced), finish);
+        for (std::size_t i = 0; i + 2 < results.size(); ++i) {
+            if (!results[i].ok() || (i == 0 && results[i].rows() == 0)) {
+                fail("group fan-out record failed:", results[i].message());
+                return;
+            }
+        }
+    }
+    const PgResult &commit = results[results.size() - 2];
+    if (m_writer->deferredFailed() || !commit.ok() || commit.commandStatus() != "COMMIT") {
+        // A COMMIT of an aborted transaction answers ROLLBACK, and nothing was kept.
+        fail("group COMMIT failed:",
+             m_writer->deferredFailed() ? m_writer->deferredError()
+                 : commit.ok()          ? std::string("the transaction was rolled back")
+                                        : commit.message());
         return;
     }
     std::int64_t lsn = -1;
-    if (results.size() > 1 && results[1].ok() && results[1].rows() > 0)
-        lsn = parseLsn(results[1].text(0, 0));
+    if (const PgResult &position = results.back(); position.ok() && position.rows() > 0)
+        lsn = position.int64(0, 0); // a pg_lsn in binary format: the number itself
     // The position must not stay behind a commit that happened: a subscription's history asks
     // replicas for it (replication::ScopePositions). Any read after the COMMIT will do.
     if (lsn < 0)
@@ -389,10 +412,35 @@ void PgStore::runGroup(const std::vector<Member *> &members)
     forget();
 }
 
-bool PgStore::logFanout(const std::vector<Announcement> &announced)
+// The lock is held to the COMMIT: the next writer of the database numbers its rows only after
+// this group's are visible, so numbers follow commit order and a listener that read up to N has
+// missed nothing below N (relay/README.md "Live fan-out across processes"). Taken first, in the
+// same statement: a row reaches the INSERT only after `locked` gave its row. The NOTIFY is
+// delivered at COMMIT, to every listener, in commit order; it carries only this process's token
+// and the group's last number (a payload is limited to 8000 bytes).
+const std::string PgStore::kLogFanoutSql =
+    "WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($8::int4, "
+    "hashtext(current_schema()))), logged AS (INSERT INTO fanout_log (origin, community, "
+    "created_at, event_id, channel, event_json) SELECT $1, u.c, u.t, u.i, NULLIF(u.h, ''), "
+    "NULLIF(u.j, '') FROM locked, unnest($2::text[], $3::timestamptz[], $4::bytea[], "
+    "$5::text[], $6::text[]) WITH ORDINALITY AS u(c, t, i, h, j, n) ORDER BY u.n "
+    "RETURNING seq) SELECT max(seq), pg_notify($7, $1 || ' ' || max(seq)) FROM logged";
+
+std::string PgStore::fanoutTrimSql()
+{
+    return "DELETE FROM fanout_log WHERE seq <= (SELECT max(seq) FROM fanout_log) - "
+        + std::to_string(kFanoutLogRetention);
+}
+
+PgParams PgStore::fanoutParams(const std::vector<Announcement> &announced) const
 {
     std::vector<std::string> communities, ids, channels, jsons;
     std::vector<std::int64_t> createdAt;
+    communities.reserve(announced.size());
+    ids.reserve(announced.size());
+    channels.reserve(announced.size());
+    jsons.reserve(announced.size());
+    createdAt.reserve(announced.size());
     for (const Announcement &announcement : announced) {
         communities.push_back(announcement.community);
         createdAt.push_back(announcement.createdAt);
@@ -400,37 +448,16 @@ bool PgStore::logFanout(const std::vector<Announcement> &announced)
         channels.push_back(announcement.channel);
         jsons.push_back(announcement.json);
     }
-    // The lock is held to the COMMIT: the next writer of the database numbers its rows only
-    // after this group's are visible, so numbers follow commit order and a listener that read up
-    // to N has missed nothing below N (relay/README.md "Live fan-out across processes"). Taken
-    // first, in the same statement: a row reaches the INSERT only after `locked` gave its row.
-    // The NOTIFY is delivered at COMMIT, to every listener, in commit order; it carries only
-    // this process's token and the group's last number (a payload is limited to 8000 bytes).
-    PgResult logged = m_writer->run(
-        "WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($8::int4, "
-        "hashtext(current_schema()))), logged AS (INSERT INTO fanout_log (origin, community, "
-        "created_at, event_id, channel, event_json) SELECT $1, u.c, u.t, u.i, NULLIF(u.h, ''), "
-        "NULLIF(u.j, '') FROM locked, unnest($2::text[], $3::timestamptz[], $4::bytea[], "
-        "$5::text[], $6::text[]) WITH ORDINALITY AS u(c, t, i, h, j, n) ORDER BY u.n "
-        "RETURNING seq) SELECT max(seq), pg_notify($7, $1 || ' ' || max(seq)) FROM logged",
-        PgParams()
-            .text(m_fanoutOrigin)
-            .textArray(communities)
-            .timestampArray(createdAt)
-            .bytesArray(ids)
-            .textArray(channels)
-            .textArray(jsons)
-            .text(m_fanoutChannel)
-            .int32(PgFanoutListener::kLockClass));
-    if (!logged.ok() || logged.rows() == 0)
-        return false;
-    if (++m_fanoutGroups % kFanoutTrimEveryGroups == 0) {
-        return m_writer
-            ->run("DELETE FROM fanout_log WHERE seq <= $1",
-                  PgParams().int64(logged.int64(0, 0) - kFanoutLogRetention))
-            .ok();
-    }
-    return true;
+    PgParams params;
+    params.text(m_fanoutOrigin)
+        .textArray(communities)
+        .timestampArray(createdAt)
+        .bytesArray(ids)
+        .textArray(channels)
+        .textArray(jsons)
+        .text(m_fanoutChannel)
+        .int32(PgFanoutListener::kLockClass);
+    return params;
 }
 
 void PgStore::finishQueuedWrites()

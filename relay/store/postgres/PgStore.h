@@ -59,6 +59,8 @@ public:
     std::unique_ptr<PgConnection> connect(std::string &error) const;
     // The writer's current WAL position (pg_current_wal_lsn()), or -1 when it cannot be read.
     std::int64_t currentWalLsn();
+    // Round trips of the writer connection so far (PgConnection::roundTrips).
+    std::uint64_t writerRoundTrips() const { return m_writer ? m_writer->roundTrips() : 0; }
     // Backend pid of the writer connection (its transactions in pg_stat_activity).
     int writerPid() const { return m_writerPid; }
 
@@ -77,7 +79,9 @@ private:
     class Transaction;
     struct Member;
     struct Announcement;
-    bool logFanout(const std::vector<Announcement> &announced);
+    static const std::string kLogFanoutSql;
+    static std::string fanoutTrimSql();
+    PgParams fanoutParams(const std::vector<Announcement> &announced) const;
     void runUntilStopped();
     void runGroup(const std::vector<Member *> &members);
     bool ensureWriter();
