@@ -166,6 +166,26 @@ PgParams &PgParams::textArray(std::span<const std::string> values)
     return *this;
 }
 
+PgParams &PgParams::optionalTextArray(std::span<const std::optional<std::string>> values)
+{
+    // As binaryArray, with the has-null flag set and -1 as the length of a NULL element.
+    std::string out;
+    appendBe32(out, values.empty() ? 0 : 1);
+    appendBe32(out, 1);
+    appendBe32(out, kText);
+    if (!values.empty()) {
+        appendBe32(out, static_cast<std::uint32_t>(values.size()));
+        appendBe32(out, 1);
+        for (const auto &value : values) {
+            appendBe32(out, value ? static_cast<std::uint32_t>(value->size()) : 0xffffffffu);
+            if (value)
+                out += *value;
+        }
+    }
+    add(kTextArray, std::move(out), 1);
+    return *this;
+}
+
 PgParams &PgParams::int32Array(std::span<const int> values)
 {
     add(kInt4Array,
@@ -405,6 +425,7 @@ std::unique_ptr<PgConnection> PgConnection::open(const std::string &url, std::st
 
 PgResult PgConnection::exec(const std::string &sql)
 {
+    beforeSend(sql);
     sendDeferred(); // a failure is remembered (deferredFailed)
     m_roundTrips.fetch_add(1, std::memory_order_relaxed);
     return PgResult(PQexec(m_connection, sql.c_str()));
@@ -412,6 +433,7 @@ PgResult PgConnection::exec(const std::string &sql)
 
 std::vector<PgResult> PgConnection::execAll(const std::string &sql)
 {
+    beforeSend(sql);
     sendDeferred();
     m_roundTrips.fetch_add(1, std::memory_order_relaxed);
     std::vector<PgResult> results;
@@ -454,6 +476,7 @@ const char *PgConnection::preparedName(const std::string &sql, const PgParams &p
 
 PgResult PgConnection::run(const std::string &sql, const PgParams &params)
 {
+    beforeSend(sql);
     PgResult failed;
     const char *name = preparedName(sql, params, failed);
     if (!name)
@@ -468,12 +491,33 @@ PgResult PgConnection::run(const std::string &sql, const PgParams &params)
 
 void PgConnection::defer(std::string sql)
 {
-    m_deferred.push_back(std::move(sql));
+    m_deferred.push_back(Deferred {std::move(sql), nullptr, {}});
+}
+
+void PgConnection::defer(const std::string &sql, PgParams params)
+{
+    PgResult failed;
+    const char *name = preparedName(sql, params, failed);
+    if (!name) {
+        if (m_deferredError.empty())
+            m_deferredError = "prepare: " + failed.message();
+        return;
+    }
+    m_deferred.push_back(Deferred {sql, name, std::move(params)});
+}
+
+void PgConnection::beforeSend(std::string_view sql)
+{
+    if (!m_beforeSend || m_inBeforeSend)
+        return;
+    m_inBeforeSend = true;
+    m_beforeSend(sql);
+    m_inBeforeSend = false;
 }
 
 bool PgConnection::withdraw(std::string_view sql)
 {
-    if (m_deferred.empty() || m_deferred.back() != sql)
+    if (m_deferred.empty() || m_deferred.back().prepared || m_deferred.back().sql != sql)
         return false;
     m_deferred.pop_back();
     return true;
@@ -490,6 +534,7 @@ bool PgConnection::sendDeferred()
 std::vector<PgResult> PgConnection::runThen(const std::string &sql, const PgParams &params,
                                             std::span<const std::string> then)
 {
+    beforeSend(sql);
     PgResult failed;
     const char *name = preparedName(sql, params, failed);
     if (!name) {
@@ -503,13 +548,15 @@ std::vector<PgResult> PgConnection::runThen(const std::string &sql, const PgPara
 
 std::vector<PgResult> PgConnection::pipeline(std::span<const std::string> statements)
 {
+    for (const std::string &sql : statements)
+        beforeSend(sql);
     return roundTrip(nullptr, nullptr, statements);
 }
 
 std::vector<PgResult> PgConnection::roundTrip(const char *prepared, const PgParams *params,
                                               std::span<const std::string> then)
 {
-    const std::vector<std::string> deferred = std::exchange(m_deferred, {});
+    const std::vector<Deferred> deferred = std::exchange(m_deferred, {});
     const std::size_t expected = deferred.size() + (prepared ? 1 : 0) + then.size();
     const auto sendPlain = [this](const std::string &sql) {
         return PQsendQueryParams(m_connection, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr,
@@ -520,15 +567,19 @@ std::vector<PgResult> PgConnection::roundTrip(const char *prepared, const PgPara
     results.reserve(expected);
     m_roundTrips.fetch_add(1, std::memory_order_relaxed);
     bool sent = m_connection && PQenterPipelineMode(m_connection) == 1;
-    for (const std::string &sql : deferred)
-        sent = sent && sendPlain(sql);
-    if (prepared) {
-        const std::vector<const char *> values = params->values();
+    const auto sendPrepared = [this](const char *name, const PgParams &values) {
+        const std::vector<const char *> pointers = values.values();
+        return PQsendQueryPrepared(m_connection, name, values.size(), pointers.data(),
+                                   values.lengths(), values.formats(), 1)
+            == 1;
+    };
+    for (const Deferred &statement : deferred) {
         sent = sent
-            && PQsendQueryPrepared(m_connection, prepared, params->size(), values.data(),
-                                   params->lengths(), params->formats(), 1)
-                == 1;
+            && (statement.prepared ? sendPrepared(statement.prepared, statement.params)
+                                   : sendPlain(statement.sql));
     }
+    if (prepared)
+        sent = sent && sendPrepared(prepared, *params);
     for (const std::string &sql : then)
         sent = sent && sendPlain(sql);
     sent = sent && PQpipelineSync(m_connection) == 1;
@@ -561,7 +612,7 @@ std::vector<PgResult> PgConnection::roundTrip(const char *prepared, const PgPara
             continue;
         m_lastDeferredOk = false;
         if (m_deferredError.empty())
-            m_deferredError = deferred[i] + ": " + results[i].message();
+            m_deferredError = deferred[i].sql.substr(0, 60) + ": " + results[i].message();
     }
     results.erase(results.begin(), results.begin() + std::ptrdiff_t(deferred.size()));
     return results;

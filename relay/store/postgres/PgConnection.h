@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -45,6 +46,7 @@ public:
     PgParams &optionalTimestamp(const std::optional<std::int64_t> &unixSeconds);
     PgParams &jsonb(std::string_view json);
     PgParams &textArray(std::span<const std::string> values);
+    PgParams &optionalTextArray(std::span<const std::optional<std::string>> values); // NULLs kept
     PgParams &int32Array(std::span<const int> values);
     PgParams &bytesArray(std::span<const std::string> values); // each element: raw bytes
     PgParams &timestampArray(std::span<const std::int64_t> unixSeconds);
@@ -137,6 +139,15 @@ public:
     // statement that fails makes the statements after it in that round trip fail too, and is
     // remembered until clearDeferredFailure().
     void defer(std::string sql);
+    // A statement with parameters, deferred the same way (prepared now, on its first use).
+    void defer(const std::string &sql, PgParams params);
+    // Called with each statement's text before exec(), execAll(), run(), runThen() and pipeline()
+    // send anything (not from inside itself): the group commit defers its held-back rows there
+    // (store/PgEventBatch).
+    void setBeforeSend(std::function<void(std::string_view sql)> hook)
+    {
+        m_beforeSend = std::move(hook);
+    }
     // Takes back the last deferred statement when it is `sql` (not sent yet): true if it was.
     bool withdraw(std::string_view sql);
     bool hasDeferred() const { return !m_deferred.empty(); }
@@ -191,8 +202,18 @@ private:
     std::vector<PgResult> roundTrip(const char *prepared, const PgParams *params,
                                     std::span<const std::string> then);
 
+    void beforeSend(std::string_view sql);
+
+    struct Deferred
+    {
+        std::string sql;
+        const char *prepared = nullptr; // set: run it prepared, with `params`
+        PgParams params;
+    };
     pg_conn *m_connection = nullptr;
-    std::vector<std::string> m_deferred;
+    std::vector<Deferred> m_deferred;
+    std::function<void(std::string_view)> m_beforeSend;
+    bool m_inBeforeSend = false;
     std::string m_deferredError; // the first deferred statement that failed
     std::atomic<std::uint64_t> m_roundTrips {0};
     bool m_lastDeferredOk = true; // every deferred statement of the last round trip succeeded

@@ -27,7 +27,8 @@ public:
 
     void update(const std::string &community, const std::string &pubkey, const std::string &status,
                 std::int64_t createdAt, std::int64_t now) override;
-    // Into fanout_log, as a group commit does (PgStore::kLogFanoutSql), in one statement of its own.
+    // Into fanout_log, as a group commit does (PgStore::kLogFanoutSql), in one statement of its
+    // own.
     void fanOut(const StoredEvent &event) override;
     std::vector<Entry> lookup(const std::string &community, const std::vector<std::string> &pubkeys,
                               std::int64_t now) override;

@@ -2,7 +2,7 @@
 
 #include "relay/store/HexKey.h"
 #include "relay/store/postgres/PgConnection.h"
-#include "relay/store/sqlite/SqliteRowWriter.h"
+#include "relay/store/postgres/PgEventBatch.h"
 
 #include <QLoggingCategory>
 
@@ -18,11 +18,6 @@ template<std::size_t N>
 std::string bytesOf(const std::array<std::uint8_t, N> &key)
 {
     return std::string(reinterpret_cast<const char *>(key.data()), N);
-}
-
-bool hasNul(std::string_view text)
-{
-    return text.find('\0') != std::string_view::npos;
 }
 
 // One round trip: the event row, its single-letter tags (not h: a #h filter reads the resolved
@@ -53,62 +48,36 @@ EventRows::InsertOutcome PgRowWriter::insertEvent(const StoredEvent &stored,
                                                   std::int64_t receivedAt,
                                                   const std::optional<model::ThreadLink> &thread)
 {
-    const nostr::Event &event = stored.event;
-    const auto id = HexKey::decode<32>(event.id);
-    const auto pubkey = HexKey::decode<32>(event.pubkey);
-    const auto sig = HexKey::decode<64>(event.sig);
-    if (!id || !pubkey || !sig)
-        return InsertOutcome::Failed; // verified events always carry the wire form
-    // PostgreSQL text holds no NUL character (SQLite does): such an event cannot be stored.
-    if (hasNul(event.content)
-        || std::any_of(event.tags.begin(), event.tags.end(), [](const nostr::Tag &tag) {
-               return std::any_of(tag.begin(), tag.end(),
-                                  [](const std::string &value) { return hasNul(value); });
-           })) {
-        qCWarning(lcPg) << "event" << event.id.c_str() << "holds a NUL character; not stored";
+    std::string why;
+    auto row = PgEventBatch::rowOf(stored, dTag, receivedAt, thread, why);
+    if (!row) {
+        qCWarning(lcPg) << "event" << stored.event.id.c_str() << why.c_str() << "; not stored";
         return InsertOutcome::Failed;
     }
-
-    std::vector<std::pair<std::string_view, std::string_view>> indexed;
-    for (const auto &tag : event.tags) {
-        if (tag.size() < 2 || tag[0].size() != 1 || tag[0] == "h"
-            || tag[1].size() > EventRows::kMaxIndexedTagValue)
-            continue;
-        indexed.emplace_back(tag[0], tag[1]);
+    if (m_batch) {
+        // Held back, inserted with the group's other events (see PgEventBatch).
+        row->member = m_member;
+        m_batch->add(std::move(*row));
+        return InsertOutcome::Inserted;
     }
-    std::sort(indexed.begin(), indexed.end());
-    indexed.erase(std::unique(indexed.begin(), indexed.end()), indexed.end());
-    std::vector<std::string> names, values;
-    names.reserve(indexed.size());
-    values.reserve(indexed.size());
-    for (const auto &[name, value] : indexed) {
-        names.emplace_back(name);
-        values.emplace_back(value);
-    }
-
     PgParams params;
-    params.text(stored.community)
-        .timestamp(event.createdAt)
-        .bytes(bytesOf(*id))
-        .int32(event.kind)
-        .bytes(bytesOf(*pubkey))
-        .optionalText(stored.channel)
-        .optionalText(dTag)
-        .timestamp(receivedAt)
-        .bytes(bytesOf(*sig))
-        .jsonb(SqliteRowWriter::tagsJson(event.tags))
-        .text(event.content)
-        .textArray(names)
-        .textArray(values);
-    if (thread) {
-        const auto root = HexKey::decode<32>(thread->rootId);
-        const auto parent = HexKey::decode<32>(thread->parentId);
-        if (!root || !parent)
-            return InsertOutcome::Failed; // resolved from stored events: always the wire form
-        params.bytes(bytesOf(*root)).bytes(bytesOf(*parent)).int32(thread->depth);
-    } else {
+    params.text(row->community)
+        .timestamp(row->createdAt)
+        .bytes(row->id)
+        .int32(row->kind)
+        .bytes(row->pubkey)
+        .optionalText(row->channel)
+        .optionalText(row->dTag)
+        .timestamp(row->receivedAt)
+        .bytes(row->sig)
+        .jsonb(row->tagsJson)
+        .text(row->content)
+        .textArray(row->tagNames)
+        .textArray(row->tagValues);
+    if (row->rootId)
+        params.bytes(*row->rootId).bytes(*row->parentId).int32(row->depth);
+    else
         params.null(17).null(17).int32(0);
-    }
     PgResult inserted = m_connection.run(kInsertEvent, params);
     if (!inserted.ok()) {
         qCWarning(lcPg) << "event insert failed:" << inserted.message().c_str();

@@ -5,14 +5,18 @@
 namespace buzz::relay::store {
 
 class PgConnection;
+class PgEventBatch;
 
 // EventRows on the PostgreSQL writer: the rows SqliteRowWriter writes on SQLite, in the same
 // savepoint of the group transaction. No commit-log record: the standby replays the WAL.
 class PgRowWriter final : public EventRows
 {
 public:
-    explicit PgRowWriter(PgConnection &connection)
+    // With `batch`, new events are held back in it as work `member`'s (PgEventBatch).
+    explicit PgRowWriter(PgConnection &connection, PgEventBatch *batch = nullptr, int member = 0)
         : m_connection(connection)
+        , m_batch(batch)
+        , m_member(member)
     { }
 
     InsertOutcome insertEvent(const StoredEvent &stored, const std::optional<std::string> &dTag,
@@ -31,6 +35,8 @@ public:
 
 private:
     PgConnection &m_connection;
+    PgEventBatch *m_batch;
+    int m_member;
 };
 
 } // namespace buzz::relay::store

@@ -1,6 +1,7 @@
 #include "relay/store/postgres/PgStore.h"
 
 #include "relay/store/HexKey.h"
+#include "relay/store/postgres/PgEventBatch.h"
 #include "relay/store/postgres/PgFanoutListener.h"
 #include "relay/store/postgres/PgSchema.h"
 
@@ -8,6 +9,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <random>
 
 #include <pthread.h>
@@ -36,10 +38,12 @@ class PgStore::Transaction final : public WriteTransaction
 {
 public:
     Transaction(PgConnection &connection, std::int64_t startedAtMs,
-                std::vector<Announcement> &groupAnnounced)
+                std::vector<Announcement> &groupAnnounced, PgEventBatch *batch, int member)
         : m_connection(connection)
         , m_reader(connection)
-        , m_rows(connection)
+        , m_rows(connection, batch, member)
+        , m_batch(batch)
+        , m_member(member)
         , m_startedAtMs(startedAtMs)
         , m_groupAnnounced(groupAnnounced)
     { }
@@ -92,6 +96,8 @@ public:
         if (!m_open)
             return;
         m_open = false;
+        if (m_batch)
+            m_batch->drop(m_member); // its rows not sent yet; those sent go with the savepoint
         if (m_connection.withdraw(kSavepoint))
             return; // nothing ran in it
         m_connection.defer("ROLLBACK TO SAVEPOINT member");
@@ -108,6 +114,8 @@ private:
     PgConnection &m_connection;
     PgEventReader m_reader;
     PgRowWriter m_rows;
+    PgEventBatch *m_batch;
+    int m_member;
     std::int64_t m_startedAtMs;
     std::vector<Announcement> m_announced; // this work's, until its savepoint is released
     std::vector<Announcement> &m_groupAnnounced; // the group's, logged before its COMMIT
@@ -323,35 +331,79 @@ bool PgStore::ensureWriter()
 
 void PgStore::runGroup(const std::vector<Member *> &members)
 {
-    const auto forget = [&] {
-        for (Member *member : members)
-            forgetWriteStart(member->nowMs);
-    };
     std::lock_guard writer(m_writerMutex);
     m_groups.fetch_add(1, std::memory_order_relaxed);
     m_members.fetch_add(members.size(), std::memory_order_relaxed);
+    // A group of several events first holds their rows back and inserts them in one statement
+    // (PgEventBatch); when that fails (a duplicate, or anything else) it runs again one event at
+    // a time, which gives every work its exact answer. Works are run again from the start: they
+    // change nothing outside the transaction (store/Store.h).
+    if (members.size() < 2 || !attemptGroup(members, true)) {
+        if (members.size() >= 2)
+            m_retriedGroups.fetch_add(1, std::memory_order_relaxed);
+        attemptGroup(members, false);
+    }
+    for (Member *member : members)
+        forgetWriteStart(member->nowMs);
+}
+
+void PgStore::sendBatch(PgEventBatch &batch, int current, std::string_view sql)
+{
+    // Only a statement that reads or writes the held-back tables needs their rows first (a
+    // message's channel lookup does not); the group's end (no current work) sends them all.
+    if (batch.empty() || (current >= 0 && !PgEventBatch::touches(sql)))
+        return;
+    // The rows of released works go before the current work's savepoint (a rollback of it must
+    // not take them along), its own rows inside it. The current savepoint is still deferred when
+    // the work has sent nothing yet.
+    if (current >= 0 && m_writer->withdraw(Transaction::kSavepoint)) {
+        if (batch.hasRowsBefore(current))
+            m_writer->defer(PgEventBatch::kInsertSql, batch.takeBefore(current));
+        m_writer->defer(std::string(Transaction::kSavepoint));
+        if (batch.hasRowsOf(current))
+            m_writer->defer(PgEventBatch::kInsertSql, batch.takeOf(current));
+        return;
+    }
+    // Its savepoint is open: earlier works' rows go inside it too, so a rollback of this work
+    // would take them along; attemptGroup then runs the group again unbatched.
+    if (current >= 0 && batch.hasRowsBefore(current))
+        m_earlierRowsInSavepoint = true;
+    m_writer->defer(PgEventBatch::kInsertSql, batch.takeBefore(std::numeric_limits<int>::max()));
+}
+
+bool PgStore::attemptGroup(const std::vector<Member *> &members, bool batched)
+{
+    // False: this batched attempt failed and was rolled back (run the group again unbatched).
     const auto fail = [&](const char *what, const std::string &why) {
-        qCWarning(lcPg) << what << why.c_str();
+        if (!batched)
+            qCWarning(lcPg) << what << why.c_str();
+        m_writer->setBeforeSend({});
         m_writer->discardDeferred();
         if (m_writer->inTransaction())
             m_writer->exec("ROLLBACK");
         for (Member *member : members)
             member->outcome = GroupOutcome::Failed;
-        forget();
+        return !batched;
     };
-    if (!ensureWriter()) {
-        forget();
-        return; // every outcome stays Failed
-    }
+    if (!ensureWriter())
+        return true; // every outcome stays Failed
     // One round trip per event at most (its statements, with the deferred BEGIN / SAVEPOINT /
-    // RELEASE around them) and one for the group's end (fan-out record, COMMIT and position).
+    // RELEASE around them) and one for the group's end (held-back rows, fan-out record, COMMIT
+    // and position).
     m_writer->discardDeferred();
     m_writer->clearDeferredFailure();
     m_writer->defer("BEGIN");
+    PgEventBatch batch;
+    int current = -1;
+    if (batched)
+        m_writer->setBeforeSend([&](std::string_view sql) { sendBatch(batch, current, sql); });
     std::vector<Announcement> announced;
     for (Member *member : members) {
+        ++current;
+        m_earlierRowsInSavepoint = false;
         m_writer->defer(std::string(Transaction::kSavepoint));
-        Transaction transaction(*m_writer, member->nowMs, announced);
+        Transaction transaction(*m_writer, member->nowMs, announced, batched ? &batch : nullptr,
+                                current);
         try {
             member->work(transaction);
         } catch (const std::exception &error) {
@@ -362,20 +414,23 @@ void PgStore::runGroup(const std::vector<Member *> &members)
         // Before any round trip the transaction is not open yet (BEGIN is still deferred).
         if (!m_writer->healthy() || m_writer->deferredFailed()
             || (!m_writer->hasDeferred() && !m_writer->inTransaction())) {
-            fail("group transaction lost:",
-                 m_writer->deferredFailed() ? m_writer->deferredError() : m_writer->lastError());
-            return;
+            return fail("group transaction lost:",
+                        m_writer->deferredFailed() ? m_writer->deferredError()
+                                                   : m_writer->lastError());
         }
+        if (!transaction.m_released && m_earlierRowsInSavepoint)
+            return fail("rows of earlier works rolled back:", "(retried)");
         member->outcome =
             transaction.m_released ? GroupOutcome::Committed : GroupOutcome::Discarded;
     }
-    if (announced.empty() && m_writer->withdraw("BEGIN")) {
-        forget(); // no statement ran (every work refused before writing): nothing to commit
-        return;
+    current = -1;
+    if (announced.empty() && batch.empty() && m_writer->withdraw("BEGIN")) {
+        m_writer->setBeforeSend({});
+        return true; // no statement ran (every work refused before writing): nothing to commit
     }
-    // The fan-out record (relay/README.md "Live fan-out across processes"), COMMIT and the
-    // position it reached, in one round trip; a statement after a failed one does not run, so a
-    // failed record leaves the transaction uncommitted.
+    // The held-back rows, the fan-out record (relay/README.md "Live fan-out across processes"),
+    // COMMIT and the position it reached, in one round trip; a statement after a failed one does
+    // not run, so a failure leaves the transaction uncommitted.
     std::vector<std::string> finish {"COMMIT", "SELECT pg_current_wal_lsn()"};
     std::vector<PgResult> results;
     if (announced.empty()) {
@@ -385,20 +440,18 @@ void PgStore::runGroup(const std::vector<Member *> &members)
             finish.insert(finish.begin(), fanoutTrimSql());
         results = m_writer->runThen(kLogFanoutSql, fanoutParams(announced), finish);
         for (std::size_t i = 0; i + 2 < results.size(); ++i) {
-            if (!results[i].ok() || (i == 0 && results[i].rows() == 0)) {
-                fail("group fan-out record failed:", results[i].message());
-                return;
-            }
+            if (!results[i].ok() || (i == 0 && results[i].rows() == 0))
+                return fail("group fan-out record failed:", results[i].message());
         }
     }
+    m_writer->setBeforeSend({});
     const PgResult &commit = results[results.size() - 2];
     if (m_writer->deferredFailed() || !commit.ok() || commit.commandStatus() != "COMMIT") {
         // A COMMIT of an aborted transaction answers ROLLBACK, and nothing was kept.
-        fail("group COMMIT failed:",
-             m_writer->deferredFailed() ? m_writer->deferredError()
-                 : commit.ok()          ? std::string("the transaction was rolled back")
-                                        : commit.message());
-        return;
+        return fail("group COMMIT failed:",
+                    m_writer->deferredFailed() ? m_writer->deferredError()
+                        : commit.ok()          ? std::string("the transaction was rolled back")
+                                               : commit.message());
     }
     std::int64_t lsn = -1;
     if (const PgResult &position = results.back(); position.ok() && position.rows() > 0)
@@ -409,7 +462,7 @@ void PgStore::runGroup(const std::vector<Member *> &members)
         lsn = currentWalLsn();
     if (lsn > m_lastLsn.load())
         m_lastLsn.store(lsn);
-    forget();
+    return true;
 }
 
 // The lock is held to the COMMIT: the next writer of the database numbers its rows only after

@@ -22,6 +22,8 @@ namespace buzz::relay::store {
 // with a savepoint per work, exactly as store::SqliteStore does on SQLite; an event is acknowledged
 // only after that COMMIT returned (synchronous_commit on: durable on the primary). Reads on the
 // writer lease connections of a small pool (autocommit, like SQLite's reader connections).
+class PgEventBatch;
+
 class PgStore final : public Store
 {
 public:
@@ -59,6 +61,9 @@ public:
     std::unique_ptr<PgConnection> connect(std::string &error) const;
     // The writer's current WAL position (pg_current_wal_lsn()), or -1 when it cannot be read.
     std::int64_t currentWalLsn();
+    // Groups whose held-back rows could not be inserted together (a duplicate among them), run
+    // again one event at a time.
+    std::uint64_t retriedGroups() const { return m_retriedGroups.load(); }
     // Round trips of the writer connection so far (PgConnection::roundTrips).
     std::uint64_t writerRoundTrips() const { return m_writer ? m_writer->roundTrips() : 0; }
     // Backend pid of the writer connection (its transactions in pg_stat_activity).
@@ -84,6 +89,9 @@ private:
     PgParams fanoutParams(const std::vector<Announcement> &announced) const;
     void runUntilStopped();
     void runGroup(const std::vector<Member *> &members);
+    bool attemptGroup(const std::vector<Member *> &members, bool batched);
+    void sendBatch(PgEventBatch &batch, int current, std::string_view sql);
+    bool m_earlierRowsInSavepoint = false; // the current work's savepoint holds earlier rows
     bool ensureWriter();
     // A connection to whichever listed server answers, read-only: the reads of a failover gap.
     std::unique_ptr<PgConnection> connectToAnyServer();
@@ -105,6 +113,7 @@ private:
     std::thread m_thread;
     std::atomic<std::uint64_t> m_groups {0};
     std::atomic<std::uint64_t> m_members {0};
+    std::atomic<std::uint64_t> m_retriedGroups {0};
     std::atomic<std::int64_t> m_lastLsn {0};
 
     std::mutex m_poolMutex;
