@@ -44,8 +44,8 @@ public:
     // each sees the rows of those before it, exactly as if they had been separate transactions in
     // that order. Returns only after the group's COMMIT (or its failure): a caller never learns of
     // an uncommitted row. A work may be run more than once (PostgreSQL runs a group again one
-    // event at a time when its batched insert failed, store/postgres/PgEventBatch.h): it changes nothing
-    // outside its transaction, and only its last run's results count.
+    // event at a time when its batched insert failed, store/postgres/PgEventBatch.h): it changes
+    // nothing outside its transaction, and only its last run's results count.
     virtual GroupOutcome writeInGroup(const std::string &community, std::int64_t nowMs,
                                       const GroupWork &work) = 0;
     // The same without blocking the caller: `done` runs on the writer's thread after the group's

@@ -5,6 +5,7 @@
 #include "relay/store/sqlite/SqliteRowWriter.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace buzz::relay::store {
 
@@ -117,6 +118,31 @@ bool PgEventBatch::touches(std::string_view sql)
     return sql.find("events") != std::string_view::npos
         || sql.find("event_tags") != std::string_view::npos
         || sql.find("thread_metadata") != std::string_view::npos;
+}
+
+void PgEventBatch::sendBefore(std::string_view sql, PgConnection &writer, int current,
+                              std::string_view savepoint, bool &earlierRowsInSavepoint)
+{
+    // Only a statement that reads or writes the held-back tables needs their rows first (a
+    // message's channel lookup does not); the group's end (no current work) sends them all.
+    if (empty() || (current >= 0 && !touches(sql)))
+        return;
+    // The rows of released works go before the current work's savepoint (a rollback of it must
+    // not take them along), its own rows inside it. The current savepoint is still deferred when
+    // the work has sent nothing yet.
+    if (current >= 0 && writer.withdraw(savepoint)) {
+        if (hasRowsBefore(current))
+            writer.defer(kInsertSql, takeBefore(current));
+        writer.defer(std::string(savepoint));
+        if (hasRowsOf(current))
+            writer.defer(kInsertSql, takeOf(current));
+        return;
+    }
+    // Its savepoint is open: earlier works' rows go inside it too, so a rollback of this work
+    // would take them along (PgStore then runs the group again unbatched).
+    if (current >= 0 && hasRowsBefore(current))
+        earlierRowsInSavepoint = true;
+    writer.defer(kInsertSql, takeBefore(std::numeric_limits<int>::max()));
 }
 
 bool PgEventBatch::hasRowsOf(int member) const

@@ -54,6 +54,13 @@ public:
     PgParams takeBefore(int member);
     PgParams takeOf(int member);
 
+    // Called before `writer` sends `sql` while work `current` of the group runs (-1: the group's
+    // end): defers the inserts of what `sql` must see, a work's own rows inside its savepoint
+    // (`savepoint`, withdrawn and deferred again after the earlier works' rows when not sent
+    // yet). Sets `earlierRowsInSavepoint` when earlier works' rows had to go inside the open
+    // savepoint of `current`.
+    void sendBefore(std::string_view sql, PgConnection &writer, int current,
+                    std::string_view savepoint, bool &earlierRowsInSavepoint);
     // Whether `sql` may read or write rows this batch holds back (events, event_tags,
     // thread_metadata): such a statement sends them first.
     static bool touches(std::string_view sql);

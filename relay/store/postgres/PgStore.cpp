@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <exception>
-#include <limits>
 #include <random>
 
 #include <pthread.h>
@@ -347,30 +346,6 @@ void PgStore::runGroup(const std::vector<Member *> &members)
         forgetWriteStart(member->nowMs);
 }
 
-void PgStore::sendBatch(PgEventBatch &batch, int current, std::string_view sql)
-{
-    // Only a statement that reads or writes the held-back tables needs their rows first (a
-    // message's channel lookup does not); the group's end (no current work) sends them all.
-    if (batch.empty() || (current >= 0 && !PgEventBatch::touches(sql)))
-        return;
-    // The rows of released works go before the current work's savepoint (a rollback of it must
-    // not take them along), its own rows inside it. The current savepoint is still deferred when
-    // the work has sent nothing yet.
-    if (current >= 0 && m_writer->withdraw(Transaction::kSavepoint)) {
-        if (batch.hasRowsBefore(current))
-            m_writer->defer(PgEventBatch::kInsertSql, batch.takeBefore(current));
-        m_writer->defer(std::string(Transaction::kSavepoint));
-        if (batch.hasRowsOf(current))
-            m_writer->defer(PgEventBatch::kInsertSql, batch.takeOf(current));
-        return;
-    }
-    // Its savepoint is open: earlier works' rows go inside it too, so a rollback of this work
-    // would take them along; attemptGroup then runs the group again unbatched.
-    if (current >= 0 && batch.hasRowsBefore(current))
-        m_earlierRowsInSavepoint = true;
-    m_writer->defer(PgEventBatch::kInsertSql, batch.takeBefore(std::numeric_limits<int>::max()));
-}
-
 bool PgStore::attemptGroup(const std::vector<Member *> &members, bool batched)
 {
     // False: this batched attempt failed and was rolled back (run the group again unbatched).
@@ -396,7 +371,10 @@ bool PgStore::attemptGroup(const std::vector<Member *> &members, bool batched)
     PgEventBatch batch;
     int current = -1;
     if (batched)
-        m_writer->setBeforeSend([&](std::string_view sql) { sendBatch(batch, current, sql); });
+        m_writer->setBeforeSend([&](std::string_view sql) {
+            batch.sendBefore(sql, *m_writer, current, Transaction::kSavepoint,
+                             m_earlierRowsInSavepoint);
+        });
     std::vector<Announcement> announced;
     for (Member *member : members) {
         ++current;

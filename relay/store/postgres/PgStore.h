@@ -90,7 +90,6 @@ private:
     void runUntilStopped();
     void runGroup(const std::vector<Member *> &members);
     bool attemptGroup(const std::vector<Member *> &members, bool batched);
-    void sendBatch(PgEventBatch &batch, int current, std::string_view sql);
     bool m_earlierRowsInSavepoint = false; // the current work's savepoint holds earlier rows
     bool ensureWriter();
     // A connection to whichever listed server answers, read-only: the reads of a failover gap.
