@@ -287,7 +287,23 @@ std::optional<HydrationFigures> HydrationBench::postgres(int events, const PgUrl
         return std::nullopt;
     const double loadSeconds = std::chrono::duration<double>(Clock::now() - start).count();
 
-    HydrationFigures figures = onWriter(*store, sample, loadSeconds);
+    auto figures = measurePostgres(urls, cluster, sample);
+    if (figures)
+        figures->loadSeconds = loadSeconds;
+    return figures;
+}
+
+std::optional<HydrationFigures>
+HydrationBench::measurePostgres(const PgUrls &urls, BenchPostgres &cluster,
+                                const std::vector<search::EventPair> &sample)
+{
+    std::string error;
+    auto store = store::PgStore::open(urls.writer, kFirstSec + kSpanSec, error);
+    if (!store) {
+        std::fprintf(stderr, "relay_bench: %s\n", error.c_str());
+        return std::nullopt;
+    }
+    HydrationFigures figures = onWriter(*store, sample, 0);
     if (!urls.standby.empty() && cluster.waitForStandby()) {
         if (auto standby = store::PgConnection::open(urls.standby, error)) {
             std::vector<double> standbyMs, standbyCpuMs;

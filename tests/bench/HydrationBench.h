@@ -49,6 +49,11 @@ public:
     // (PgExactPairLookup), once it has replayed the load.
     static std::optional<HydrationFigures> postgres(int events, const PgUrls &urls,
                                                     BenchPostgres &cluster);
+    // Hydration of `sample` (pairs stored in community `local` of `urls`' schema) on the writer
+    // and, once it has replayed everything, on the standby.
+    static std::optional<HydrationFigures>
+    measurePostgres(const PgUrls &urls, BenchPostgres &cluster,
+                    const std::vector<search::EventPair> &sample);
     // COPY `count` events from `next` into the events table of `connection`'s schema (the store's
     // columns, no event_tags or commit rows: reads by channel, kind and id need none), every
     // 1/5000th of them into `sample`, then ANALYZE.
