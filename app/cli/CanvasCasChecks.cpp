@@ -12,20 +12,6 @@ const QString kMissing = QStringLiteral("conflict: canvas revision does not exis
 const QString kNotAhead =
     QStringLiteral("conflict: canvas write does not supersede the current head");
 
-nostr::Event revision(const RelayCheckContext &context, std::int64_t createdAt,
-                      const std::string &content, const std::string &expected)
-{
-    return context.probe.sign(
-        nostr::kinds::kCanvas, createdAt,
-        {{"h", context.channel.toStdString()}, {"expected-revision", expected}}, content);
-}
-
-bool accepted(const ProbeAnswer &answer)
-{
-    const nlohmann::json body = answer.json();
-    return answer.status == 200 && body.is_object() && body.value("accepted", false);
-}
-
 bool conflict(const ProbeAnswer &answer, const QString &text)
 {
     return answer.status == 409 && answer.errorText() == text;
@@ -56,35 +42,37 @@ QCoro::Task<void> CanvasCasChecks::run(RelayCheckContext &context)
     const std::string unknown(64, 'f');
 
     // Before any revision exists: an id names nothing.
-    const ProbeAnswer missing =
-        co_await probe.publish(revision(context, now, "relay check: missing", unknown));
+    const ProbeAnswer missing = co_await probe.publish(
+        RelayCheckCanvas::revision(context, now, unknown, "relay check: missing"));
     report.check(conflict(missing, kMissing), ids[0],
                  QStringLiteral("an expected-revision id on a channel with no canvas is 409 ")
                      + kMissing,
                  missing.describe());
 
-    const nostr::Event first = revision(context, now, "relay check: first", "none");
+    const nostr::Event first =
+        RelayCheckCanvas::revision(context, now, "none", "relay check: first");
     const ProbeAnswer created = co_await probe.publish(first);
-    report.check(accepted(created), ids[1],
+    report.check(created.accepted(), ids[1],
                  QStringLiteral("the first revision, expected-revision none, is accepted"),
                  created.describe());
 
-    const nostr::Event second = revision(context, now + 1, "relay check: second", first.id);
+    const nostr::Event second =
+        RelayCheckCanvas::revision(context, now + 1, first.id, "relay check: second");
     const ProbeAnswer extended = co_await probe.publish(second);
-    report.check(accepted(extended), ids[2],
+    report.check(extended.accepted(), ids[2],
                  QStringLiteral("a revision based on the head, stamped a second later, is "
                                 "accepted"),
                  extended.describe());
-    context.head = accepted(extended) ? second : first;
+    context.head = extended.accepted() ? second : first;
 
-    const ProbeAnswer none =
-        co_await probe.publish(revision(context, now + 2, "relay check: none", "none"));
+    const ProbeAnswer none = co_await probe.publish(
+        RelayCheckCanvas::revision(context, now + 2, "none", "relay check: none"));
     report.check(conflict(none, kChanged), ids[3],
                  QStringLiteral("expected-revision none on an existing canvas is 409 ") + kChanged,
                  none.describe());
 
-    const ProbeAnswer stale =
-        co_await probe.publish(revision(context, now + 2, "relay check: stale", first.id));
+    const ProbeAnswer stale = co_await probe.publish(
+        RelayCheckCanvas::revision(context, now + 2, first.id, "relay check: stale"));
     report.check(conflict(stale, kChanged), ids[4],
                  QStringLiteral("a stale base (the revision before the head) is 409 ") + kChanged,
                  stale.describe());
@@ -93,8 +81,8 @@ QCoro::Task<void> CanvasCasChecks::run(RelayCheckContext &context)
     // current, so it must not become the head (docs/buzz-protocol.md §Current canvas).
     nostr::Event tie;
     for (int attempt = 0; tie.id.empty() || tie.id <= second.id; ++attempt)
-        tie = revision(context, second.createdAt, "relay check: tie " + std::to_string(attempt),
-                       second.id);
+        tie = RelayCheckCanvas::revision(context, second.createdAt, second.id,
+                                         "relay check: tie " + std::to_string(attempt));
     const ProbeAnswer tied = co_await probe.publish(tie);
     report.check(conflict(tied, kNotAhead), ids[5],
                  QStringLiteral("a write on the head in its second with a larger id is 409 ")
@@ -103,7 +91,7 @@ QCoro::Task<void> CanvasCasChecks::run(RelayCheckContext &context)
 
     const ProbeAnswer replay = co_await probe.publish(second);
     const nlohmann::json replayBody = replay.json();
-    const bool duplicate = accepted(replay)
+    const bool duplicate = replay.accepted()
         && QString::fromStdString(replayBody.value("message", std::string()))
                .startsWith(QLatin1String("duplicate:"));
     report.check(duplicate, ids[6],

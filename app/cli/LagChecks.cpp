@@ -15,7 +15,7 @@ namespace buzz::cli {
 namespace {
 
 constexpr int kSamples = 8;
-constexpr std::chrono::milliseconds kPoll {25};
+constexpr std::chrono::milliseconds kLagPoll {25};
 // The relay's budget is at most 30 s (docs/buzz-protocol.md §Read consistency); past that a
 // write that is still not visible never will be by that rule.
 constexpr qint64 kVisibleWithinMs = 35000;
@@ -80,7 +80,7 @@ QCoro::Task<void> LagChecks::run(RelayCheckContext &context)
                                .arg(head.id.isEmpty() ? QStringLiteral("no canvas") : head.id);
                 break;
             }
-            co_await QCoro::sleepFor(kPoll);
+            co_await QCoro::sleepFor(kLagPoll);
         }
     }
     QString figures;

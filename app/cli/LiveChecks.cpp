@@ -18,7 +18,7 @@ using client::RelaySocket;
 
 namespace {
 
-constexpr std::chrono::milliseconds kPoll {20};
+constexpr std::chrono::milliseconds kLivePoll {20};
 constexpr qint64 kMinimumWaitMs = 10000;
 constexpr qint64 kMarginMs = 5000;
 
@@ -96,7 +96,7 @@ QCoro::Task<void> LiveChecks::run(RelayCheckContext &context)
                          });
     while (socket->subscriptionState(subscription) != RelaySocket::SubscriptionState::Live
            && timer.elapsed() < waitMs)
-        co_await QCoro::sleepFor(kPoll);
+        co_await QCoro::sleepFor(kLivePoll);
     const bool live =
         socket->subscriptionState(subscription) == RelaySocket::SubscriptionState::Live;
     const QString first = QString::fromStdString(before.event.id);
@@ -120,7 +120,7 @@ QCoro::Task<void> LiveChecks::run(RelayCheckContext &context)
         } else {
             second = QString::fromStdString(after.event.id);
             while (!seen->ids.contains(second) && sinceWrite.elapsed() < waitMs)
-                co_await QCoro::sleepFor(kPoll);
+                co_await QCoro::sleepFor(kLivePoll);
             if (seen->ids.contains(second))
                 liveAfterMs = sinceWrite.elapsed();
         }

@@ -16,16 +16,16 @@ nlohmann::json canvasFilters(const QString &channel, bool strong, int limit)
     return nlohmann::json::array({filter});
 }
 
-nostr::Event revision(const RelayCheckContext &context, std::int64_t createdAt,
-                      std::string expected, std::string content)
+} // namespace
+
+nostr::Event RelayCheckCanvas::revision(const RelayCheckContext &context, std::int64_t createdAt,
+                                        std::string expected, std::string content)
 {
     return context.probe.sign(
         nostr::kinds::kCanvas, createdAt,
         {{"h", context.channel.toStdString()}, {"expected-revision", std::move(expected)}},
         std::move(content));
 }
-
-} // namespace
 
 QCoro::Task<HeadRead> RelayCheckCanvas::head(RelayCheckContext &context, bool strong)
 {
@@ -62,9 +62,7 @@ QCoro::Task<CanvasWrite> RelayCheckCanvas::writeOnHead(RelayCheckContext &contex
     CanvasWrite write;
     write.event = revision(context, createdAt, expected, std::move(content));
     write.answer = co_await context.probe.publish(write.event);
-    const nlohmann::json body = write.answer.json();
-    write.accepted =
-        write.answer.status == 200 && body.is_object() && body.value("accepted", false);
+    write.accepted = write.answer.accepted();
     if (write.accepted)
         context.head = write.event;
     co_return write;

@@ -32,6 +32,10 @@ class RelayCheckCanvas
 public:
     static QCoro::Task<HeadRead> head(RelayCheckContext &context, bool strong);
     static QCoro::Task<HeadRead> history(RelayCheckContext &context, bool strong, int limit);
+    // A canvas revision of the throwaway channel, signed by the probe, naming `expected` (an id
+    // or "none") as its base.
+    static nostr::Event revision(const RelayCheckContext &context, std::int64_t createdAt,
+                                 std::string expected, std::string content);
     // A revision based on context.head, stamped a second after it (or now, if later); an
     // accepted one becomes context.head.
     static QCoro::Task<CanvasWrite> writeOnHead(RelayCheckContext &context, std::string content);

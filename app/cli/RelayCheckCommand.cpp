@@ -20,12 +20,6 @@ namespace {
 
 constexpr std::chrono::milliseconds kAnswerTimeout {10000};
 
-bool accepted(const ProbeAnswer &answer)
-{
-    const nlohmann::json body = answer.json();
-    return answer.status == 200 && body.is_object() && body.value("accepted", false);
-}
-
 // Outside the coroutines: g++ 12 cannot keep a braced initializer list in a coroutine frame.
 RelayCheckContext checkContext(RelayProbe &probe, client::RelayConnection &connection,
                                RelayCheckReport &report, std::optional<QString> adminToken)
@@ -98,7 +92,7 @@ QCoro::Task<void> RelayCheckCommand::createChannel(RelayCheckContext &check)
     const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces).toLower();
     const nostr::Event create = createEvent(check.probe, id);
     const ProbeAnswer answer = co_await check.probe.publish(create);
-    const bool ok = accepted(answer);
+    const bool ok = answer.accepted();
     check.report.check(ok, QStringLiteral("channel.create"),
                        QStringLiteral("a private throwaway channel (kind 9007) is created"),
                        answer.describe(), ok ? id : QString());
@@ -117,7 +111,7 @@ QCoro::Task<void> RelayCheckCommand::deleteChannel(RelayCheckContext &check)
     const nostr::Event remove = deleteEvent(check.probe, check.channel);
     const ProbeAnswer answer = co_await check.probe.publish(remove);
     // Deleting is the relay's to allow: a refusal leaves the channel, it is no failure.
-    if (accepted(answer))
+    if (answer.accepted())
         check.report.pass(QStringLiteral("channel.delete"), expected);
     else
         check.report.notApplicable(QStringLiteral("channel.delete"), expected,

@@ -52,6 +52,12 @@ nlohmann::json ProbeAnswer::json() const
     return nlohmann::json::parse(body.constBegin(), body.constEnd(), nullptr, false);
 }
 
+bool ProbeAnswer::accepted() const
+{
+    const nlohmann::json answer = json();
+    return status == 200 && answer.is_object() && answer.value("accepted", false);
+}
+
 QString ProbeAnswer::describe() const
 {
     if (status == 0)

@@ -34,6 +34,8 @@ struct ProbeAnswer
     nlohmann::json json() const;
     // "409 {"error":"…"}" or "no answer: …", at most ~300 characters: a row's observed answer.
     QString describe() const;
+    // 200 with {"accepted": true}: the relay stored the event (or already had it).
+    bool accepted() const;
 };
 
 // The HTTP side of `relay check`: the bridge with NIP-98 headers the check builds itself (a
