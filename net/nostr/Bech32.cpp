@@ -88,7 +88,13 @@ public:
     explicit WipeOnExit(std::vector<std::uint8_t> &buffer)
         : m_buffer(buffer)
     { }
-    ~WipeOnExit() { explicit_bzero(m_buffer.data(), m_buffer.size()); }
+    // An empty vector that never allocated has no data() to wipe, and explicit_bzero must not be
+    // given the null pointer even for zero bytes (glibc declares it nonnull; UBSan stops there).
+    ~WipeOnExit()
+    {
+        if (!m_buffer.empty())
+            explicit_bzero(m_buffer.data(), m_buffer.size());
+    }
     WipeOnExit(const WipeOnExit &) = delete;
     WipeOnExit &operator=(const WipeOnExit &) = delete;
 

@@ -38,7 +38,8 @@ Expected<std::string> decodeBare(std::string_view text, std::string_view hrp)
         return Unexpected(std::move(decoded).error());
     std::vector<std::uint8_t> &bytes = decoded->data;
     if (bytes.size() != 32) {
-        explicit_bzero(bytes.data(), bytes.size());
+        if (!bytes.empty()) // no payload: no buffer, and explicit_bzero takes no null pointer
+            explicit_bzero(bytes.data(), bytes.size());
         return Unexpected("wrong length: expected 32 bytes, got " + std::to_string(bytes.size()));
     }
     std::string hex = toHex(bytes.data(), bytes.size());
