@@ -1,7 +1,9 @@
 #pragma once
 
-#include <QCoroSignal>
 #include <QTimer>
+
+#include <qcoro/qcorotask.h>
+#include <qcoro/qcorotimer.h>
 
 #include <chrono>
 
@@ -23,6 +25,12 @@ namespace buzz::client {
 // A sender destroyed before it signalled never resumes the waiter, as with QCoro's own awaiters
 // (their timeout is connected in the sender's context): the sender's owner is gone (an HttpBridge
 // closed with its request in flight deletes the reply), and what follows the wait would use it.
+//
+// The gate is awaited as a timer (QCoro's QTimer awaiter: a direct connection to a lambda without
+// arguments), not as qCoro(&gate, &QTimer::timeout): that one forwards the signal's arguments to a
+// generic lambda through a queued call, and QTimer::timeout's only argument, the QPrivateSignal
+// tag, arrives there as a null pointer bound to a reference, which is undefined behaviour that
+// UBSan stops every HTTP request on (.ci/sanitized-suites, test_client_signal_within).
 template<class Sender, class Signal>
 QCoro::Task<bool> signalWithin(Sender *sender, Signal signal, std::chrono::milliseconds timeout)
 {
@@ -38,7 +46,7 @@ QCoro::Task<bool> signalWithin(Sender *sender, Signal signal, std::chrono::milli
             gate.stop();
     });
     gate.start(timeout);
-    co_await qCoro(&gate, &QTimer::timeout);
+    co_await gate;
     co_return emitted;
 }
 
