@@ -177,41 +177,6 @@ NoticeBanner *CanvasPane::addConfirmBanner(const QString &name, const QString &c
     return banner;
 }
 
-std::optional<canvas::CanvasRevision> CanvasPane::head() const
-{
-    return m_session ? m_session->head() : std::nullopt;
-}
-
-bool CanvasPane::isHeadKnown() const
-{
-    return m_session && m_session->isHeadKnown();
-}
-
-bool CanvasPane::isEditing() const
-{
-    return m_session && m_session->isEditing();
-}
-
-bool CanvasPane::isSaving() const
-{
-    return m_session && m_session->state() == State::Saving;
-}
-
-bool CanvasPane::hasUnsavedChanges() const
-{
-    return m_session && m_session->hasUnsavedChanges();
-}
-
-bool CanvasPane::isEditedSinceBase() const
-{
-    return m_session && m_session->isEditing() && m_session->isEditedSinceBase();
-}
-
-std::optional<canvas::CanvasRevision> CanvasPane::editBase() const
-{
-    return m_session ? m_session->editBase() : std::nullopt;
-}
-
 QString CanvasPane::authorName(const QString &pubkey) const
 {
     return UiFormat::personName(m_services.profiles, pubkey);

@@ -40,13 +40,25 @@ public:
     canvas::CanvasSession *session() const { return m_session; }
 
     // Views of the session (nullopt / false without a channel).
-    std::optional<canvas::CanvasRevision> head() const;
-    bool isHeadKnown() const;
-    bool isEditing() const;
-    bool isSaving() const;
-    bool hasUnsavedChanges() const;
-    bool isEditedSinceBase() const;
-    std::optional<canvas::CanvasRevision> editBase() const;
+    std::optional<canvas::CanvasRevision> head() const
+    {
+        return m_session ? m_session->head() : std::nullopt;
+    }
+    bool isHeadKnown() const { return m_session && m_session->isHeadKnown(); }
+    bool isEditing() const { return m_session && m_session->isEditing(); }
+    bool isSaving() const
+    {
+        return m_session && m_session->state() == canvas::CanvasSession::State::Saving;
+    }
+    bool hasUnsavedChanges() const { return m_session && m_session->hasUnsavedChanges(); }
+    bool isEditedSinceBase() const
+    {
+        return m_session && m_session->isEditing() && m_session->isEditedSinceBase();
+    }
+    std::optional<canvas::CanvasRevision> editBase() const
+    {
+        return m_session ? m_session->editBase() : std::nullopt;
+    }
     CanvasEditor *editor() const { return m_editor; }
 
     // Actions (menu, toolbar and shortcuts).
