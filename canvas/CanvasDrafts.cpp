@@ -1,5 +1,7 @@
 #include "canvas/CanvasDrafts.h"
 
+#include <algorithm>
+
 namespace buzz::canvas {
 
 CanvasDrafts::CanvasDrafts(DraftScope scope, QString channel, QObject *parent)
@@ -7,8 +9,12 @@ CanvasDrafts::CanvasDrafts(DraftScope scope, QString channel, QObject *parent)
     , m_scope(std::move(scope))
     , m_channel(std::move(channel))
 {
+    // Precise: a coarse timer may fire up to 5 % late, which the 2 s promise does not leave room
+    // for, and then autosaveDueInMs() would call a timer due that the event loop still holds back.
+    m_debounce.setTimerType(Qt::PreciseTimer);
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kAutosaveDelayMs);
+    m_maxWait.setTimerType(Qt::PreciseTimer);
     m_maxWait.setSingleShot(true);
     m_maxWait.setInterval(kAutosaveMaxDelayMs);
     connect(&m_debounce, &QTimer::timeout, this, &CanvasDrafts::fire);
@@ -42,6 +48,19 @@ void CanvasDrafts::setOnDisk(bool onDisk)
     emit autosavedChanged();
 }
 
+std::optional<qint64> CanvasDrafts::autosaveDueInMs() const
+{
+    if (!m_debounce.isActive())
+        return std::nullopt; // both timers run together and stop together (fire, stopAutosave)
+    const qint64 due = std::min(m_debounceDue.deadline(), m_maxWaitDue.deadline());
+    return due - QDeadlineTimer::current().deadline();
+}
+
+std::optional<qint64> CanvasDrafts::writingForMs() const
+{
+    return m_writing != 0 ? std::optional<qint64>(m_writingSince.elapsed()) : std::nullopt;
+}
+
 std::optional<QDateTime> CanvasDrafts::autosavedAt() const
 {
     return m_onDisk ? std::optional<QDateTime>(m_writtenAt) : std::nullopt;
@@ -69,10 +88,14 @@ void CanvasDrafts::beginEdit()
 
 void CanvasDrafts::textEdited()
 {
-    // Per keystroke: two timer calls and a flag, never a copy of the text.
+    // Per keystroke: two timer calls, a clock read and a flag, never a copy of the text. Each
+    // deadline is taken after its timer started, so it is never earlier than the timer's own.
     m_debounce.start();
-    if (!m_maxWait.isActive())
+    m_debounceDue.setRemainingTime(kAutosaveDelayMs, Qt::PreciseTimer);
+    if (!m_maxWait.isActive()) {
         m_maxWait.start();
+        m_maxWaitDue.setRemainingTime(kAutosaveMaxDelayMs, Qt::PreciseTimer);
+    }
     if (!m_typedSinceWrite) {
         m_typedSinceWrite = true;
         setOnDisk(false);
@@ -108,6 +131,7 @@ void CanvasDrafts::storeInBackground(const std::optional<CanvasRevision> &base, 
     m_writtenThisEdit.insert(key.fileName());
     m_typedSinceWrite = false;
     m_writing = m_scope.store->storeInBackground(key, text);
+    m_writingSince.start();
 }
 
 std::optional<Draft> CanvasDrafts::load(const std::optional<CanvasRevision> &base) const

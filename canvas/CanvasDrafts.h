@@ -4,6 +4,8 @@
 #include "canvas/DraftStore.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QObject>
 #include <QSet>
 #include <QString>
@@ -56,6 +58,13 @@ public:
     void textEdited(); // (re)starts the debounce; autosaveDue follows unless stopped
     void stopAutosave();
     bool autosavePending() const { return m_debounce.isActive(); }
+    // How the promise above stands, for a status display or a check from outside: how long until
+    // the pending autosave falls due (the debounce or the maximum wait, whichever comes first;
+    // negative when it is due and the event loop has not run since, e.g. on a busy machine), and
+    // how long the write of the newest text has been with the writer thread. Empty when there is
+    // none.
+    std::optional<qint64> autosaveDueInMs() const;
+    std::optional<qint64> writingForMs() const;
     // Writes `text` as the draft of `base` now. False when the disk write failed.
     bool store(const std::optional<CanvasRevision> &base, const QString &text);
     // The autosave: `text` goes to disk on the writer thread; typing goes on meanwhile.
@@ -94,6 +103,9 @@ private:
     QSet<QString> m_writtenThisEdit;
     QTimer m_debounce;
     QTimer m_maxWait;
+    QDeadlineTimer m_debounceDue; // when each timer falls due (QTimer does not say once it is due)
+    QDeadlineTimer m_maxWaitDue;
+    QElapsedTimer m_writingSince; // when the write of m_writing was handed to the writer
     quint64 m_writing = 0; // the background write of the newest text, until it finished
     bool m_typedSinceWrite = false; // a keystroke not in the newest write
     bool m_onDisk = false; // the newest write is on disk and nothing was typed since

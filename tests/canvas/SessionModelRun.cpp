@@ -106,6 +106,7 @@ void SessionModelTotals::add(const SessionModelResult &result)
     longestStaleMs = std::max(longestStaleMs, result.longestStaleMs);
     crashes += result.crashes;
     lostToCrash += result.lostToCrash;
+    lateUnderLoad += result.lateUnderLoad;
     laggingOpens += result.laggingOpens;
     openedBehind += result.openedBehind;
     longestCatchUpMs = std::max(longestCatchUpMs, result.longestCatchUpMs);

@@ -58,6 +58,10 @@ struct SessionModelResult
     qint64 longestStaleMs = 0;
     int crashes = 0; // the app killed during continuous typing
     int lostToCrash = 0; // words typed within the 2 s before a crash and not on disk (allowed)
+    // Older words a crash found neither on disk nor on the relay although the app had kept its
+    // promise: their write was with the writer thread, or their autosave had fallen due in time
+    // and the event loop had not run since (a busy machine); allowed, counted.
+    int lateUnderLoad = 0;
     int laggingOpens = 0; // a canvas opened right after a save, behind a lagging replica
     int openedBehind = 0; // ...whose first display showed an older revision than the writer's
     qint64 longestCatchUpMs = 0; // from opening to showing the writer's head
@@ -75,7 +79,7 @@ struct SessionModelTotals
     int sequences = 0, lost = 0, routedGatingReads = 0, unsentRevisions = 0, duplicateRevisions = 0,
         saves = 0, laterChangesKept = 0, retries = 0, restores = 0, merges = 0, faults = 0,
         refused409 = 0, gateway = 0, staleBeyondBudget = 0, crashes = 0, lostToCrash = 0,
-        laggingOpens = 0, openedBehind = 0, outages = 0, retriedByItself = 0;
+        lateUnderLoad = 0, laggingOpens = 0, openedBehind = 0, outages = 0, retriedByItself = 0;
     qint64 longestStaleMs = 0, longestCatchUpMs = 0;
     void add(const SessionModelResult &result);
 };

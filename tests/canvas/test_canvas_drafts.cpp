@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 
 using buzz::canvas::CanvasDrafts;
@@ -80,6 +81,45 @@ private slots:
         QVERIFY(typing.isActive());
         typing.stop();
         qInfo("two autosaves during %d keystrokes over %lld ms", keystrokes, elapsed.elapsed());
+    }
+
+    void reportsWhenTheAutosaveFallsDueAndTheWriteUnderWay()
+    {
+        // What a check from outside (the session model's crash oracle) reads to tell a machine
+        // too busy to run the event loop from an autosave scheduled too late.
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        CanvasDrafts drafts(scope(&store), kChannel);
+        QSignalSpy due(&drafts, &CanvasDrafts::autosaveDue);
+        drafts.beginEdit();
+        QVERIFY(!drafts.autosaveDueInMs());
+        QVERIFY(!drafts.writingForMs());
+        drafts.textEdited();
+        QElapsedTimer sinceFirst; // started after the first keystroke: its deadline is earlier
+        sinceFirst.start();
+        const auto first = drafts.autosaveDueInMs();
+        QVERIFY(first && *first <= CanvasDrafts::kAutosaveDelayMs);
+        // The GUI thread blocked (not a wait for anything): then a keystroke moves the debounce,
+        // never the maximum wait.
+        QThread::msleep(CanvasDrafts::kAutosaveMaxDelayMs - CanvasDrafts::kAutosaveDelayMs + 100);
+        drafts.textEdited();
+        const auto typingOn = drafts.autosaveDueInMs();
+        QVERIFY(typingOn && *typingOn <= CanvasDrafts::kAutosaveMaxDelayMs - sinceFirst.elapsed());
+        // Blocked past the maximum wait: the autosave is due, and not yet sent, until the event
+        // loop runs.
+        QThread::msleep(CanvasDrafts::kAutosaveMaxDelayMs);
+        const auto blocked = drafts.autosaveDueInMs();
+        QVERIFY(blocked && *blocked <= 0);
+        QCOMPARE(due.count(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(due.count(), 1, 10000);
+        QVERIFY(!drafts.autosaveDueInMs());
+
+        const CanvasRevision base = revision(u'f', QStringLiteral("# v1"));
+        drafts.storeInBackground(base, QStringLiteral("# v1 typed"));
+        const auto writing = drafts.writingForMs();
+        QVERIFY(writing && *writing >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!drafts.writingForMs(), 10000); // on disk
+        QVERIFY(drafts.autosavedAt());
     }
 
     void autosavedOnlyWhileEverythingTypedIsOnDisk()

@@ -73,8 +73,10 @@ private slots:
                     "502/504 %d\n",
                     totals.refused409, totals.gateway);
         std::printf("canvas session model: %d crashes during continuous typing (%d words typed in "
-                    "their last 2 s not on disk), %d outages (%d saves retried by themselves)\n",
-                    totals.crashes, totals.lostToCrash, totals.outages, totals.retriedByItself);
+                    "their last 2 s not on disk, %d older ones whose write was under way or due "
+                    "on a busy machine), %d outages (%d saves retried by themselves)\n",
+                    totals.crashes, totals.lostToCrash, totals.lateUnderLoad, totals.outages,
+                    totals.retriedByItself);
         std::printf("canvas session model: %d canvases opened behind a lagging replica (%d first "
                     "showed an older revision, caught up within %lld ms), longest stale %lld ms "
                     "(budget %d, sampled every 100 ms)\n",
