@@ -9,19 +9,13 @@
 #include "relay/model/MemoryPresenceTable.h"
 #include "relay/query/FilterLimits.h"
 #include "relay/query/QueryService.h"
-#include "relay/replication/PgStandbySet.h"
 #include "relay/replication/RelayClock.h"
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/ReplicaTiers.h"
 #include "relay/routing/ReplicaRouter.h"
 #include "relay/routing/WriterOnlyRouter.h"
-#include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
 #include "relay/store/EventExport.h"
-#include "relay/store/postgres/PgFanoutListener.h"
-#include "relay/store/postgres/PgPresenceTable.h"
-#include "relay/store/postgres/PgReplayCache.h"
-#include "relay/store/postgres/PgStore.h"
-#include "relay/store/sqlite/SqliteStore.h"
+#include "relay/store/Store.h"
 
 #include <QLoggingCategory>
 
@@ -66,8 +60,7 @@ public:
         , relayClock(options.relayClock ? options.relayClock : replication::RelayClock::system())
         , presence(options.presence ? options.presence : std::make_shared<MemoryPresenceTable>())
     {
-        const bool postgres = !options.databaseUrl.empty();
-        if (postgres ? !openPostgres(options) : !openSqlite(options))
+        if (!open(options))
             return;
         if (tier && tier->size() > 0)
             router = std::make_unique<routing::ReplicaRouter>(*store, *tier);
@@ -77,17 +70,14 @@ public:
         restorer = std::make_unique<ingest::IngestPipeline>(*store, mutedEmitter, *presence);
         queries = std::make_unique<query::QueryService>(*router);
         search = std::make_unique<search::SearchService>(*store, *router);
-        search->setReplicas(tier); // full-text queries prefer a replica
-        if (pgStore) {
-            // Events committed through the other processes on this database reach this one's
-            // subscriptions (relay/README.md "Live fan-out across processes"). Last: its thread
-            // delivers into everything above.
-            fanout = std::make_unique<store::PgFanoutListener>(
-                options.databaseUrl, pgStore->fanoutChannel(), pgStore->fanoutOrigin(),
-                [this](std::vector<StoredEvent> events, std::int64_t position) {
-                    publish(std::move(events), position);
-                });
-        }
+        search->setReplicas(tier.get()); // full-text queries prefer a replica
+        // Events committed through the other processes on the same database reach this one's
+        // subscriptions (relay/README.md "Live fan-out across processes"); none on SQLite. Last:
+        // its thread delivers into everything above.
+        fanout = store->followOtherProcesses(
+            [this](std::vector<StoredEvent> events, std::int64_t position) {
+                publish(std::move(events), position);
+            });
         qCInfo(lcEngine) << "writer database:" << store->describe().c_str();
     }
 
@@ -105,79 +95,47 @@ public:
         return config;
     }
 
-    bool openSqlite(const Options &options)
+    // The store (relay/README.md "The storage seam"), what every process on its database shares,
+    // and its replica tier.
+    bool open(const Options &options)
     {
+        store::Store::Options storeOptions;
+        storeOptions.dataDir = options.dataDir;
+        storeOptions.databaseUrl = options.databaseUrl;
+        storeOptions.commitLogRetention = options.commitLogRetention;
+        storeOptions.nowSec = nowSeconds();
         std::string error;
-        auto opened = store::SqliteStore::open(options.dataDir, error,
-                                               {std::make_shared<search::SearchIndexer>()});
-        if (!opened) {
+        store = store::Store::open(storeOptions, error);
+        if (!store) {
             startupError = error;
             qCCritical(lcEngine) << "cannot open the relay database:" << error.c_str();
             return false;
         }
-        database = opened.get();
-        store = std::move(opened);
-        database->setCommitLogRetention(options.commitLogRetention);
-        attachReplicas(options);
-        tier = replicas.get();
-        return true;
-    }
-
-    // The writer on --database-url and, with --read-database-url, its standby as the replica.
-    bool openPostgres(const Options &options)
-    {
-        std::string error;
-        if (options.replicas > 0) {
-            startupError = "--replicas simulates SQLite replicas; on PostgreSQL the read replica "
-                           "is a real standby: give --read-database-url instead";
-            qCCritical(lcEngine) << startupError.c_str();
-            return false;
-        }
-        auto opened = store::PgStore::open(options.databaseUrl, nowSeconds(), error);
-        if (!opened) {
-            startupError = error;
-            qCCritical(lcEngine) << "cannot open the relay database:" << error.c_str();
-            return false;
-        }
-        pgStore = opened.get();
-        store = std::move(opened);
-        // Every process on this database answers presence and refuses replayed NIP-98 tokens
-        // as one relay (relay/README.md "Several processes on one PostgreSQL").
-        if (auto shared = store::PgSharedConnection::open(options.databaseUrl, error)) {
-            if (!options.presence)
-                presence = std::make_shared<store::PgPresenceTable>(
-                    shared, pgStore->fanoutChannel(), pgStore->fanoutOrigin());
-            replays = std::make_shared<store::PgReplayCache>(std::move(shared));
-        } else {
-            qCWarning(lcEngine) << "presence and NIP-98 ids stay in this process:" << error.c_str();
-        }
-        std::vector<std::string> readUrls;
+        // Every process on one database answers presence and refuses replayed NIP-98 tokens as
+        // one relay (relay/README.md "Several processes on one PostgreSQL").
+        std::string sharedError;
+        store::Store::Shared shared = store->openShared(sharedError);
+        if (shared.presence && !options.presence)
+            presence = std::move(shared.presence);
+        replays = std::move(shared.replays);
+        if (!sharedError.empty())
+            qCWarning(lcEngine) << "presence and NIP-98 ids stay in this process:"
+                                << sharedError.c_str();
+        std::vector<std::string> standbyUrls;
         if (!options.readDatabaseUrl.empty())
-            readUrls.push_back(options.readDatabaseUrl);
-        standbys = replication::PgStandbySet::attach(*pgStore, readUrls, replicationConfig(options),
-                                                     error);
-        if (!standbys) {
-            startupError = error;
-            qCCritical(lcEngine) << "cannot use the read replica:" << error.c_str();
-            standbys =
-                replication::PgStandbySet::attach(*pgStore, {}, replicationConfig(options), error);
+            standbyUrls.push_back(options.readDatabaseUrl);
+        auto attached =
+            replication::ReplicaTiers::attach(*store, replicationConfig(options), standbyUrls);
+        if (!attached.error.empty())
+            startupError = attached.error;
+        if (attached.fatal) {
+            replays.reset();
+            store.reset();
+            return false;
         }
-        tier = standbys.get();
+        tier = std::move(attached.tier);
+        replicas = attached.simulated;
         return true;
-    }
-
-    // Replicas and their heartbeat; with 0 replicas the set is empty and reads stay on the writer.
-    void attachReplicas(const Options &options)
-    {
-        replication::ReplicationConfig config = replicationConfig(options);
-        std::string error;
-        replicas = replication::ReplicaSet::attach(*database, config, error);
-        if (!replicas) {
-            startupError = error;
-            qCCritical(lcEngine) << "cannot start the read replicas:" << error.c_str();
-            config.replicas = 0;
-            replicas = replication::ReplicaSet::attach(*database, config, error);
-        }
     }
 
     // The relay's notion of now: Options::clock (seconds) when a test gives one, else the
@@ -278,12 +236,9 @@ public:
     std::shared_ptr<replication::RelayClock> relayClock;
     std::shared_ptr<PresenceTable> presence;
     std::shared_ptr<SharedReplayCache> replays; // null: this process's own cache is the only one
-    std::unique_ptr<store::Store> store;
-    store::SqliteStore *database = nullptr; // the store when it is SQLite
-    store::PgStore *pgStore = nullptr; // the store when it is PostgreSQL
-    std::unique_ptr<replication::ReplicaSet> replicas; // SQLite's simulated replicas
-    std::unique_ptr<replication::PgStandbySet> standbys; // PostgreSQL's standby
-    replication::ReplicaTier *tier = nullptr; // whichever of the two there is
+    std::unique_ptr<store::Store> store; // SQLite or PostgreSQL behind one interface
+    std::unique_ptr<replication::ReplicaTier> tier; // that store's replicas or standby
+    replication::ReplicaSet *replicas = nullptr; // `tier` when it is SQLite's simulated replicas
     std::unique_ptr<routing::ReadRouter> router;
     std::unique_ptr<ingest::IngestPipeline> pipeline;
     std::unique_ptr<ingest::IngestPipeline> restorer; // on mutedEmitter
@@ -298,7 +253,7 @@ public:
     std::array<std::atomic<std::uint64_t>, kReadPathNames.size()> queryCounts {};
     std::array<std::atomic<std::uint64_t>, kQueryStatusNames.size()> queryStatusCounts {};
     // Last: its thread delivers into the members above, so it stops first.
-    std::unique_ptr<store::PgFanoutListener> fanout;
+    std::unique_ptr<store::CrossProcessFeed> fanout;
 };
 
 RelayEngine::RelayEngine(Options options)
@@ -426,12 +381,12 @@ std::string RelayEngine::relayPublicKeyHex() const
 
 replication::ReplicaSet *RelayEngine::replicaSet() const
 {
-    return d->replicas.get();
+    return d->replicas;
 }
 
 replication::ReplicaTier *RelayEngine::replicaTier() const
 {
-    return d->tier;
+    return d->tier.get();
 }
 
 replication::RelayClock &RelayEngine::relayClock() const
@@ -468,7 +423,7 @@ std::string RelayEngine::metricsText() const
         + std::to_string(d->store ? d->store->lastLsn() : 0) + "\n";
     out += "# HELP buzz_commit_log_first_lsn Oldest commit-log record kept (older ones are "
            "trimmed).\n# TYPE buzz_commit_log_first_lsn gauge\nbuzz_commit_log_first_lsn "
-        + std::to_string(d->database ? d->database->commitLogFirstLsn() : 0) + "\n";
+        + std::to_string(d->store ? d->store->commitLogFirstLsn() : 0) + "\n";
     if (d->store) {
         const auto groups = d->store->groupCommitStats();
         out += "# HELP buzz_commit_groups_total Writer transactions committed for queued ingests "

@@ -8,9 +8,9 @@ namespace buzz::client {
 
 namespace {
 
-// The keyset cursors of a page (relay/query/FilterSql): before_id continues a created_at DESC,
-// id ASC walk strictly after (until, before_id); after_id continues an ASC walk after (since,
-// after_id).
+// The keyset cursors of a page (relay/store/sqlite/SqliteFilterSql): before_id continues a
+// created_at DESC, id ASC walk strictly after (until, before_id); after_id continues an ASC walk
+// after (since, after_id).
 bool withinCursor(const nostr::Event &event, const nostr::Filter &filter)
 {
     if (filter.beforeId && filter.until && event.createdAt == *filter.until

@@ -48,8 +48,8 @@ struct ReadAttempt
         std::optional<std::int64_t> newestCreatedAt; // greatest created_at among them
     };
     bool ok = true;
-    int sqliteCode = 0; // the failing step's result code when !ok
-    bool timedOut = false; // PostgreSQL cancelled a statement by its statement_timeout (57014)
+    // A statement was cut off by the reader statement timeout (store::ReadStatus::timedOut).
+    bool timedOut = false;
     std::vector<Page> pages; // one per filter, in filter order
 };
 

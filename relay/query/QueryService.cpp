@@ -3,16 +3,11 @@
 #include "net/nostr/Kinds.h"
 #include "relay/query/AccessPolicy.h"
 #include "relay/query/EventMatcher.h"
-#include "relay/query/FilterSql.h"
-#include "relay/query/PgFilterSql.h"
-#include "relay/store/LeaseLookup.h"
-#include "relay/store/postgres/PgConnection.h"
-#include "relay/store/postgres/PgEventReader.h"
-#include "relay/store/sqlite/SqliteConnection.h"
-#include "relay/store/sqlite/SqliteEventReader.h"
+#include "relay/store/EventLookup.h"
+#include "relay/store/EventQuery.h"
+#include "relay/store/ReadConnection.h"
 
 #include <QLoggingCategory>
-#include <QScopeGuard>
 
 #include <algorithm>
 #include <unordered_set>
@@ -29,12 +24,12 @@ std::string lowered(std::string text)
     return text;
 }
 
-FilterSql::Mode pageMode(const nostr::Filter &filter)
+store::EventQuery::Mode pageMode(const nostr::Filter &filter)
 {
     const auto e = filter.tags.find('e');
     if (filter.depthLimit && e != filter.tags.end() && e->second.size() == 1)
-        return FilterSql::Mode::Thread;
-    return FilterSql::Mode::Page;
+        return store::EventQuery::Mode::Thread;
+    return store::EventQuery::Mode::Page;
 }
 
 // The filter's `#h` values the viewer may read, lower-cased as channels are stored: from the
@@ -214,8 +209,7 @@ QueryService::writerAccess(const std::vector<nostr::Filter> &filters, ReadPath p
     routing::ReadLease lease = m_router.route(request);
     std::optional<std::vector<std::string>> channels;
     if (lease)
-        channels =
-            store::LeaseLookup(lease.lease())->readableChannels(context.community, context.pubkey);
+        channels = lease.connection().lookup().readableChannels(context.community, context.pubkey);
     if (!channels) {
         failed = true;
         return std::nullopt;
@@ -269,62 +263,42 @@ QueryResult QueryService::query(const std::vector<nostr::Filter> &filters,
                 result.events.push_back(std::move(stored));
                 return true;
             };
-            if (store::PgConnection *pg = lease.postgres()) {
-                store::PgEventReader reader(*pg);
-                for (const auto &filter : filters) {
-                    auto &page = attempt.pages.emplace_back();
-                    const auto plan =
-                        PgFilterSql::build(filter, context.community, context.pubkey,
-                                           accessibleChannels(reader, filter, context, writer),
-                                           pageMode(filter), writer ? &writer->channels : nullptr);
-                    if (plan.matchesNothing)
-                        continue;
-                    const store::PgResult rows = pg->run(plan.sql, plan.params);
-                    if (!rows.ok()) {
-                        qCWarning(lcQuery) << "query failed:" << rows.message().c_str();
-                        attempt.ok = false;
-                        attempt.timedOut = rows.sqlState() == store::pgstate::kQueryCanceled;
-                        break;
-                    }
-                    // libpq holds every row until the result is cleared: that counts against
-                    // the relay-wide bound too while the rows are read.
-                    const std::size_t resultBytes = rows.memoryBytes();
-                    if (result.hold && !result.hold->take(resultBytes)) {
-                        budgetFull = true;
+            store::ReadConnection &connection = lease.connection();
+            store::ReadConnection::RowSink sink;
+            if (result.hold) {
+                // The backend may hold rows before handing them over (libpq keeps a whole
+                // result): that counts against the relay-wide bound too while they are read.
+                sink.hold = [&](std::size_t held) {
+                    if (result.hold->take(held))
                         return true;
-                    }
-                    const auto giveBack = qScopeGuard([&] {
-                        if (result.hold)
-                            result.hold->give(resultBytes);
-                    });
-                    for (int row = 0; row < rows.rows(); ++row) {
-                        if (!keep(filter, page, store::PgEventReader::rowToStoredEvent(rows, row)))
-                            return true;
-                    }
-                }
-                return true;
+                    budgetFull = true;
+                    return false;
+                };
+                sink.release = [&](std::size_t held) {
+                    result.hold->give(held);
+                };
             }
-            store::SqliteEventReader reader(lease.connection());
+            // The filter and page being read (two pointers: the sink needs no allocation).
+            std::pair<const nostr::Filter *, ReadAttempt::Page *> reading;
+            sink.row = [&keep, &reading](StoredEvent &&stored) {
+                return keep(*reading.first, *reading.second, std::move(stored));
+            };
             for (const auto &filter : filters) {
                 auto &page = attempt.pages.emplace_back();
-                const auto plan =
-                    FilterSql::build(filter, context.community, context.pubkey,
-                                     accessibleChannels(reader, filter, context, writer),
-                                     pageMode(filter), writer ? &writer->channels : nullptr);
-                if (plan.matchesNothing)
-                    continue;
-                auto statement = lease.connection().prepare(plan.sql);
-                if (!statement.valid())
-                    return false;
-                plan.bindTo(statement);
-                while (statement.step()) {
-                    if (!keep(filter, page, store::SqliteEventReader::rowToStoredEvent(statement)))
-                        return true;
-                }
-                if (!statement.ok()) {
-                    qCWarning(lcQuery) << "query failed:" << lease.connection().lastError().c_str();
+                reading = {&filter, &page};
+                const std::vector<std::string> channels =
+                    accessibleChannels(connection.lookup(), filter, context, writer);
+                const store::EventQuery query {
+                    filter,   context.community, context.pubkey,
+                    channels, pageMode(filter),  writer ? &writer->channels : nullptr};
+                bool stopped = false;
+                const store::ReadStatus status = connection.selectEvents(query, sink, stopped);
+                if (stopped)
+                    return true;
+                if (!status.ok) {
+                    qCWarning(lcQuery) << "query failed, code" << status.code;
                     attempt.ok = false;
-                    attempt.sqliteCode = statement.resultCode();
+                    attempt.timedOut = status.timedOut;
                     break;
                 }
             }
@@ -352,45 +326,23 @@ QueryResult QueryService::count(const std::vector<nostr::Filter> &filters,
     const WriterAccess *writer = access ? &*access : nullptr;
     return runRouted(filters, context, path,
                      [&](routing::ReadLease &lease, QueryResult &result, ReadAttempt &attempt) {
-                         if (store::PgConnection *pg = lease.postgres()) {
-                             store::PgEventReader reader(*pg);
-                             for (const auto &filter : filters) {
-                                 const auto plan = PgFilterSql::build(
-                                     filter, context.community, context.pubkey,
-                                     accessibleChannels(reader, filter, context, writer),
-                                     FilterSql::Mode::Count, writer ? &writer->channels : nullptr);
-                                 if (plan.matchesNothing)
-                                     continue;
-                                 const store::PgResult total = pg->run(plan.sql, plan.params);
-                                 if (!total.ok()) {
-                                     attempt.ok = false;
-                                     attempt.timedOut =
-                                         total.sqlState() == store::pgstate::kQueryCanceled;
-                                     break;
-                                 }
-                                 result.count += total.int64(0, 0);
-                             }
-                             return true;
-                         }
-                         store::SqliteEventReader reader(lease.connection());
+                         store::ReadConnection &connection = lease.connection();
                          for (const auto &filter : filters) {
                              // Summed across filters, not de-duplicated (docs/buzz-protocol.md
                              // §POST /count).
-                             const auto plan = FilterSql::build(
-                                 filter, context.community, context.pubkey,
-                                 accessibleChannels(reader, filter, context, writer),
-                                 FilterSql::Mode::Count, writer ? &writer->channels : nullptr);
-                             if (plan.matchesNothing)
-                                 continue;
-                             auto statement = lease.connection().prepare(plan.sql);
-                             if (!statement.valid())
-                                 return false;
-                             plan.bindTo(statement);
-                             if (statement.step())
-                                 result.count += statement.int64(0);
-                             if (!statement.ok()) {
+                             const std::vector<std::string> channels =
+                                 accessibleChannels(connection.lookup(), filter, context, writer);
+                             const store::EventQuery query {filter,
+                                                            context.community,
+                                                            context.pubkey,
+                                                            channels,
+                                                            store::EventQuery::Mode::Count,
+                                                            writer ? &writer->channels : nullptr};
+                             const store::ReadStatus status =
+                                 connection.countEvents(query, result.count);
+                             if (!status.ok) {
                                  attempt.ok = false;
-                                 attempt.sqliteCode = statement.resultCode();
+                                 attempt.timedOut = status.timedOut;
                                  break;
                              }
                          }
@@ -434,7 +386,7 @@ bool QueryService::canRead(const std::string &community, const std::string &chan
     auto lease = m_router.route(request);
     if (!lease)
         return false;
-    return store::LeaseLookup(lease.lease())->canRead(community, channel, pubkey);
+    return lease.connection().lookup().canRead(community, channel, pubkey);
 }
 
 } // namespace buzz::relay::query

@@ -14,9 +14,7 @@
 #include <string>
 
 namespace buzz::relay::store {
-class EventLookup;
-class PgConnection;
-class SqliteConnection;
+class ReadConnection;
 } // namespace buzz::relay::store
 
 namespace buzz::relay::replication {
@@ -27,10 +25,8 @@ class ReplicaReader
 {
 public:
     virtual ~ReplicaReader() = default;
-    // Exactly one of these is set.
-    virtual store::SqliteConnection *sqlite() { return nullptr; }
-    virtual store::PgConnection *postgres() { return nullptr; }
-    virtual store::EventLookup &lookup() = 0;
+    // The reads, whatever the backend (store::ReadConnection).
+    virtual store::ReadConnection &connection() = 0;
     virtual const std::optional<ObservedHeartbeat> &heartbeat() const = 0;
     // How far the snapshot has applied the writer's commits (at least; see ReadReplica).
     virtual std::int64_t position() const = 0;

@@ -35,9 +35,8 @@ public:
     { }
 
     explicit operator bool() const { return static_cast<bool>(m_connection); }
-    // The SQLite connection (SQLite leases only); postgres() on PostgreSQL.
-    store::SqliteConnection &connection() const { return m_connection.connection(); }
-    store::PgConnection *postgres() const { return m_connection.postgres(); }
+    // The reads on the leased connection, whatever the backend.
+    store::ReadConnection &connection() const { return m_connection.connection(); }
     const store::ConnectionLease &lease() const { return m_connection; }
     const std::string &route() const { return m_route; }
     const std::string &reason() const { return m_reason; }

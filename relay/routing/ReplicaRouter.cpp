@@ -3,8 +3,8 @@
 #include "relay/model/ReadLimits.h"
 #include "relay/replication/ReplicaTier.h"
 #include "relay/store/EventLookup.h"
+#include "relay/store/ReadConnection.h"
 #include "relay/store/Store.h"
-#include "relay/store/sqlite/SqliteConnection.h"
 
 namespace buzz::relay::routing {
 
@@ -212,7 +212,8 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
         // The root must be on this replica's snapshot, or the page cannot be anchored there.
         const auto roots = filter.tags.find('e');
         if (roots != filter.tags.end() && roots->second.size() == 1 && !request.community.empty()
-            && !ticket->reader->lookup().findById(request.community, roots->second.front())) {
+            && !ticket->reader->connection().lookup().findById(request.community,
+                                                               roots->second.front())) {
             ticket->counted = true;
             ticket->release();
             return writerLease(request.path, RouteReason::MissingRoot, true);
@@ -222,10 +223,8 @@ ReadLease ReplicaRouter::route(const ReadRequest &request)
     const auto release = [ticket] {
         ticket->release();
     };
-    ReadLease lease(ticket->reader->postgres()
-                        ? store::ConnectionLease(ticket->reader->postgres(), release)
-                        : store::ConnectionLease(ticket->reader->sqlite(), release),
-                    "replica", std::string(toLabel(ticket->decision.reason)));
+    ReadLease lease(store::ConnectionLease(&ticket->reader->connection(), release), "replica",
+                    std::string(toLabel(ticket->decision.reason)));
     lease.setSettle([ticket](const ReadAttempt &attempt) { return settle(*ticket, attempt); });
     // Told to the client (X-Buzz-Read-Route, the EOSE's extension) so QA sees which replica
     // answered and how far behind the writer its snapshot may be (relay/README.md "Read routing").
@@ -238,9 +237,8 @@ ReadSettlement ReplicaRouter::settle(Ticket &ticket, const ReadAttempt &attempt)
 {
     using Action = ReadSettlement::Action;
     if (!attempt.ok) {
-        const bool timedOut = attempt.timedOut
-            || store::SqliteConnection::isInterrupted(attempt.sqliteCode)
-            || (ticket.reader && ticket.reader->deadlineExceeded());
+        const bool timedOut =
+            attempt.timedOut || (ticket.reader && ticket.reader->deadlineExceeded());
         const OutcomeRule rule = RoutePolicy::onOutcome(
             ticket.path, timedOut ? ReplicaOutcome::StatementTimeout : ReplicaOutcome::Error);
         if (rule.action == OutcomeAction::SurfaceTimeout) {

@@ -1,8 +1,7 @@
 #include "relay/search/ExactPairHydrator.h"
 
 #include "relay/search/ExactPairLookup.h"
-#include "relay/search/PgExactPairLookup.h"
-#include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/ReadConnection.h"
 
 #include <QLoggingCategory>
 
@@ -42,14 +41,14 @@ HydrationResult ExactPairHydrator::routed(const std::string &community, ReadPath
         if (!lease)
             return failed(HydrationResult::Status::Internal, "internal server error");
 
-        ExactPairLookup::Rows rows = lookup(lease);
+        std::vector<StoredEvent> rows;
+        const store::ReadStatus status = lookup(lease.connection(), rows);
         ReadAttempt readAttempt;
-        readAttempt.ok = rows.ok;
-        readAttempt.sqliteCode = rows.sqliteCode;
-        readAttempt.timedOut = rows.timedOut;
+        readAttempt.ok = status.ok;
+        readAttempt.timedOut = status.timedOut;
         auto &page = readAttempt.pages.emplace_back();
-        page.rows = rows.events.size();
-        for (const StoredEvent &stored : rows.events)
+        page.rows = rows.size();
+        for (const StoredEvent &stored : rows)
             page.newestCreatedAt = std::max(page.newestCreatedAt.value_or(stored.event.createdAt),
                                             stored.event.createdAt);
 
@@ -60,12 +59,12 @@ HydrationResult ExactPairHydrator::routed(const std::string &community, ReadPath
             request.forceWriterReason = settlement.reason;
             continue;
         }
-        if (!rows.ok) {
-            qCWarning(lcHydrate) << "hydration failed, sqlite code" << rows.sqliteCode;
+        if (!status.ok) {
+            qCWarning(lcHydrate) << "hydration failed, code" << status.code;
             return failed(HydrationResult::Status::Internal, "internal server error");
         }
         HydrationResult result;
-        result.events = std::move(rows.events);
+        result.events = std::move(rows);
         result.route = lease.route();
         result.routeReason = lease.reason();
         result.replica = lease.replica();
@@ -85,10 +84,11 @@ HydrationResult ExactPairHydrator::hydrateExactPairs(const std::string &communit
     if (wanted.empty())
         return {};
     // Rows come back in the order asked (relevance), which callers rank by.
-    return routed(community, caller, [&](const routing::ReadLease &lease) {
-        return lease.postgres() ? PgExactPairLookup::findPairs(*lease.postgres(), community, wanted)
-                                : ExactPairLookup::findPairs(lease.connection(), community, wanted);
-    });
+    return routed(community, caller,
+                  [&](store::ReadConnection &connection, std::vector<StoredEvent> &rows) {
+                      return connection.findPairs(community, wanted,
+                                                  store::ReadConnection::Deleted::Omit, rows);
+                  });
 }
 
 HydrationResult ExactPairHydrator::hydrateIds(const std::string &community,
@@ -105,10 +105,10 @@ HydrationResult ExactPairHydrator::hydrateIds(const std::string &community,
     }
     if (wanted.empty())
         return {};
-    return routed(community, caller, [&](const routing::ReadLease &lease) {
-        return lease.postgres() ? PgExactPairLookup::findIds(*lease.postgres(), community, wanted)
-                                : ExactPairLookup::findIds(lease.connection(), community, wanted);
-    });
+    return routed(community, caller,
+                  [&](store::ReadConnection &connection, std::vector<StoredEvent> &rows) {
+                      return connection.findIds(community, wanted, rows);
+                  });
 }
 
 } // namespace buzz::relay::search

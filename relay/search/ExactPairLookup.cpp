@@ -1,8 +1,5 @@
 #include "relay/search/ExactPairLookup.h"
 
-#include "relay/store/sqlite/SqliteConnection.h"
-#include "relay/store/sqlite/SqliteEventReader.h"
-
 #include <algorithm>
 #include <unordered_set>
 
@@ -16,43 +13,6 @@ struct PairHash
         return std::hash<std::string>()(pair.id) ^ (std::hash<std::int64_t>()(pair.createdAt) << 1);
     }
 };
-
-// Rows carry their pair's position in the batch (json_each key, the last column): the result is
-// put in batch order without hashing a single id.
-ExactPairLookup::Rows collect(store::Statement &select, std::size_t expected)
-{
-    ExactPairLookup::Rows rows;
-    rows.events.reserve(expected);
-    std::vector<std::int64_t> positions;
-    positions.reserve(expected);
-    while (select.step()) {
-        rows.events.push_back(store::SqliteEventReader::rowToStoredEvent(select));
-        positions.push_back(select.int64(store::SqliteEventReader::kEventColumnCount));
-    }
-    rows.ok = select.ok();
-    rows.sqliteCode = select.resultCode();
-    if (!std::is_sorted(positions.begin(), positions.end())) {
-        std::vector<std::size_t> order(positions.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::sort(order.begin(), order.end(),
-                  [&](std::size_t a, std::size_t b) { return positions[a] < positions[b]; });
-        std::vector<StoredEvent> sorted;
-        sorted.reserve(order.size());
-        for (const std::size_t index : order)
-            sorted.push_back(std::move(rows.events[index]));
-        rows.events = std::move(sorted);
-    }
-    return rows;
-}
-
-ExactPairLookup::Rows prepareFailed(store::SqliteConnection &connection)
-{
-    ExactPairLookup::Rows rows;
-    rows.ok = false;
-    rows.sqliteCode = connection.errorCode();
-    return rows;
-}
 } // namespace
 
 bool ExactPairLookup::isEventId(std::string_view id)
@@ -101,97 +61,6 @@ std::vector<EventPair> ExactPairLookup::distinct(std::span<const EventPair> pair
             out.push_back(pair);
     }
     return out;
-}
-
-std::string ExactPairLookup::pairSql(Deleted deleted)
-{
-    // json_each as the outer loop, pinned by CROSS JOIN: every pair is one SEARCH of events_by_id
-    // (community=? AND id=?), then the row's created_at must equal the pair's (a wrong-timestamp
-    // hit is omitted). Not a VALUES list: once the table has ANALYZE statistics SQLite puts a Bloom
-    // filter on a VALUES join, built by scanning all of events. Each pair is one string, the
-    // 64-hex id then the decimal created_at, so splitting it costs two substr calls rather than a
-    // JSON parse per pair.
-    std::string sql = "SELECT ";
-    sql += store::SqliteEventReader::kEventColumns;
-    sql += ", p.key FROM json_each(?2) p CROSS JOIN events e INDEXED BY events_by_id"
-           " ON e.community = ?1 AND e.id = hex_key(substr(p.value, 1, 64))"
-           " WHERE e.created_at = CAST(substr(p.value, 65) AS INTEGER)";
-    if (deleted == Deleted::Omit)
-        sql += " AND e.deleted_at IS NULL";
-    return sql;
-}
-
-std::string ExactPairLookup::idSql()
-{
-    std::string sql = "SELECT ";
-    sql += store::SqliteEventReader::kEventColumns;
-    sql += ", w.key FROM json_each(?2) w CROSS JOIN events e INDEXED BY events_by_id"
-           " ON e.community = ?1 AND e.id = hex_key(w.value) WHERE e.deleted_at IS NULL";
-    return sql;
-}
-
-std::string ExactPairLookup::pairsJson(std::span<const EventPair> pairs)
-{
-    // Ids are validated hex, so no escaping is needed.
-    std::string json;
-    json.reserve(2 + pairs.size() * 90);
-    json += '[';
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        if (i)
-            json += ',';
-        json += '"';
-        json += pairs[i].id;
-        json += std::to_string(pairs[i].createdAt);
-        json += '"';
-    }
-    json += ']';
-    return json;
-}
-
-std::string ExactPairLookup::idsJson(std::span<const std::string> ids)
-{
-    std::string json;
-    json.reserve(2 + ids.size() * 67);
-    json += '[';
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (i)
-            json += ',';
-        json += '"';
-        json += ids[i];
-        json += '"';
-    }
-    json += ']';
-    return json;
-}
-
-ExactPairLookup::Rows ExactPairLookup::findPairs(store::SqliteConnection &connection,
-                                                 const std::string &community,
-                                                 std::span<const EventPair> pairs, Deleted deleted)
-{
-    if (pairs.empty())
-        return {};
-    auto select = connection.prepare(pairSql(deleted));
-    if (!select.valid())
-        return prepareFailed(connection);
-    const std::string json = pairsJson(pairs);
-    select.bindStatic(1, community);
-    select.bindStatic(2, json);
-    return collect(select, pairs.size());
-}
-
-ExactPairLookup::Rows ExactPairLookup::findIds(store::SqliteConnection &connection,
-                                               const std::string &community,
-                                               std::span<const std::string> ids)
-{
-    if (ids.empty())
-        return {};
-    auto select = connection.prepare(idSql());
-    if (!select.valid())
-        return prepareFailed(connection);
-    const std::string json = idsJson(ids);
-    select.bindStatic(1, community);
-    select.bindStatic(2, json);
-    return collect(select, ids.size());
 }
 
 } // namespace buzz::relay::search

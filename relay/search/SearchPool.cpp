@@ -1,8 +1,8 @@
 #include "relay/search/SearchPool.h"
 
 #include "relay/replication/ReplicaTier.h"
+#include "relay/store/ReadConnection.h"
 #include "relay/store/Store.h"
-#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <QLoggingCategory>
 
@@ -20,8 +20,7 @@ SearchPool::Result SearchPool::runOnWriter(const Work &work)
     if (!lease)
         return {Outcome::Failed, "writer"};
     m_writerReads.fetch_add(1, std::memory_order_relaxed);
-    Failure failure;
-    return {work(lease, failure) ? Outcome::Ok : Outcome::Failed, "writer"};
+    return {work(lease.connection()).ok ? Outcome::Ok : Outcome::Failed, "writer"};
 }
 
 SearchPool::Result SearchPool::run(const Work &work)
@@ -43,19 +42,14 @@ SearchPool::Result SearchPool::run(const Work &work)
         if (!reader)
             continue;
         m_replicaReads.fetch_add(1, std::memory_order_relaxed);
-        // The reader owns the connection; the lease only lends it to the work.
-        const store::ConnectionLease lease = reader->postgres()
-            ? store::ConnectionLease(reader->postgres(), {})
-            : store::ConnectionLease(reader->sqlite(), {});
-        Failure failure;
-        if (work(lease, failure))
+        const store::ReadStatus status = work(reader->connection());
+        if (status.ok)
             return {Outcome::Ok, replica.name()};
-        if (failure.timedOut || store::SqliteConnection::isInterrupted(failure.sqliteCode)
-            || reader->deadlineExceeded())
+        if (status.timedOut || reader->deadlineExceeded())
             return {Outcome::TimedOut, replica.name()};
         qCWarning(lcSearchPool) << replica.name().c_str()
                                 << "full-text query failed; re-running on the writer, code"
-                                << failure.sqliteCode;
+                                << status.code;
         m_replicaFallbacks.fetch_add(1, std::memory_order_relaxed);
         break;
     }

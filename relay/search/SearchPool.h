@@ -6,8 +6,9 @@
 #include <string>
 
 namespace buzz::relay::store {
-class ConnectionLease;
+class ReadConnection;
 class Store;
+struct ReadStatus;
 } // namespace buzz::relay::store
 
 namespace buzz::relay::replication {
@@ -30,14 +31,8 @@ public:
         Outcome outcome = Outcome::Ok;
         std::string pool; // "replica-N" | "writer"
     };
-    // Why a work failed: the failing SQLite result code, or PostgreSQL's statement timeout.
-    struct Failure
-    {
-        int sqliteCode = 0;
-        bool timedOut = false;
-    };
-    // The work runs on the lease's connection (SQLite or PostgreSQL) and reports success.
-    using Work = std::function<bool(const store::ConnectionLease &lease, Failure &failure)>;
+    // The work runs on the connection and reports how its statement ended.
+    using Work = std::function<store::ReadStatus(store::ReadConnection &connection)>;
 
     explicit SearchPool(store::Store &database)
         : m_database(database)

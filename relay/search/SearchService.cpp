@@ -2,12 +2,10 @@
 
 #include "relay/query/AccessPolicy.h"
 #include "relay/search/ExactPairLookup.h"
-#include "relay/search/PgSearchIndex.h"
-#include "relay/search/SearchIndex.h"
-#include "relay/search/SearchText.h"
-#include "relay/store/LeaseLookup.h"
+#include "relay/store/EventLookup.h"
+#include "relay/store/EventQuery.h"
+#include "relay/store/ReadConnection.h"
 #include "relay/store/Store.h"
-#include "relay/store/sqlite/SqliteConnection.h"
 
 #include <QLoggingCategory>
 
@@ -68,7 +66,7 @@ QueryResult::Status statusOf(HydrationResult::Status status)
 } // namespace
 
 SearchService::SearchService(store::Store &database, routing::ReadRouter &router)
-    : m_postgres(database.backend() == store::Store::Backend::Postgres)
+    : m_database(database)
     , m_router(router)
     , m_pool(database)
     , m_hydrator(router)
@@ -104,7 +102,7 @@ SearchService::Access SearchService::readableChannels(const RequestContext &cont
     if (!lease)
         return access;
     const auto channels =
-        store::LeaseLookup(lease.lease())->readableChannels(context.community, context.pubkey);
+        lease.connection().lookup().readableChannels(context.community, context.pubkey);
     if (!channels)
         return access;
     access.channels.insert(channels->begin(), channels->end());
@@ -141,13 +139,12 @@ QueryResult SearchService::search(const std::vector<nostr::Filter> &filters,
         if (!filter.search) // a search request ignores its non-search filters (same section)
             continue;
         const int limit = resultLimit(filter, webSocket);
-        // FTS5 MATCH on SQLite, to_tsquery() text on PostgreSQL: the same words either way.
-        const auto match = m_postgres ? PgSearchIndex::toTsQuery(*filter.search)
-                                      : SearchText::toMatchExpression(*filter.search);
+        // The backend's form of the words (FTS5 MATCH, to_tsquery()): the same words either way.
+        const auto match = m_database.textMatch(*filter.search);
         if (!match || limit == 0 || (filter.kinds && filter.kinds->empty()))
             continue;
 
-        SearchIndex::Query query;
+        store::TextQuery query;
         query.match = *match;
         query.community = context.community;
         query.kinds = filter.kinds;
@@ -170,30 +167,26 @@ QueryResult SearchService::search(const std::vector<nostr::Filter> &filters,
             query.channels.assign(access.channels.begin(), access.channels.end());
         }
 
-        SearchIndex::Hits hits;
-        const SearchPool::Result ran =
-            m_pool.run([&](const store::ConnectionLease &lease, SearchPool::Failure &failure) {
-                hits = lease.postgres() ? PgSearchIndex::search(*lease.postgres(), query, *match)
-                                        : SearchIndex::search(lease.connection(), query);
-                failure.sqliteCode = hits.sqliteCode;
-                failure.timedOut = hits.timedOut;
-                return hits.ok;
-            });
+        std::vector<EventPair> hits;
+        const SearchPool::Result ran = m_pool.run([&](store::ReadConnection &connection) {
+            hits.clear(); // a failed replica read leaves part of its hits
+            return connection.searchText(query, hits);
+        });
         if (ran.outcome == SearchPool::Outcome::TimedOut)
             return failure(QueryResult::Status::TimedOut, "query timed out");
         if (ran.outcome == SearchPool::Outcome::Failed) {
             qCWarning(lcSearch) << "full-text query failed on" << ran.pool.c_str();
             return failure(QueryResult::Status::Internal, "internal server error");
         }
-        m_hits.fetch_add(hits.pairs.size(), std::memory_order_relaxed);
+        m_hits.fetch_add(hits.size(), std::memory_order_relaxed);
 
         const ReadPath hydrate = hydrationPath(filter, webSocket);
         int produced = 0;
-        for (std::size_t at = 0; at < hits.pairs.size() && produced < limit;
+        for (std::size_t at = 0; at < hits.size() && produced < limit;
              at += ExactPairLookup::kMaxPairs) {
-            const std::size_t count = std::min(ExactPairLookup::kMaxPairs, hits.pairs.size() - at);
+            const std::size_t count = std::min(ExactPairLookup::kMaxPairs, hits.size() - at);
             HydrationResult rows = m_hydrator.hydrateExactPairs(
-                context.community, std::span(hits.pairs).subspan(at, count), hydrate);
+                context.community, std::span(hits).subspan(at, count), hydrate);
             if (rows.status != HydrationResult::Status::Ok) {
                 QueryResult failed = failure(statusOf(rows.status), rows.message);
                 failed.route = rows.route;

@@ -62,7 +62,7 @@ private:
     };
     Access readableChannels(const RequestContext &context);
 
-    const bool m_postgres; // full-text search in PostgreSQL (tsvector) rather than SQLite (FTS5)
+    store::Store &m_database; // its backend words the full-text query (Store::textMatch)
     routing::ReadRouter &m_router;
     SearchPool m_pool;
     ExactPairHydrator m_hydrator;

@@ -3,7 +3,6 @@
 #include "relay/model/StoredEvent.h"
 #include "relay/store/ConnectionLease.h"
 
-#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -12,7 +11,8 @@ namespace buzz::relay::store {
 // Every stored event of one community, deleted and replaced ones included (their deletions and
 // replacements are exported too and replay them), in (created_at, id) order: an order that
 // depends on the events alone, so an export of an imported store is the same bytes
-// (relay/README.md "Export and import"). Read in pages by key, so a large store is never held.
+// (relay/README.md "Export and import"). Read in pages by key (ReadConnection::exportPage), so a
+// large store is never held.
 class EventExport
 {
 public:
@@ -22,19 +22,6 @@ public:
     // False, with `error`, when a read failed; the sink has then seen a prefix of the events.
     static bool forEach(const ConnectionLease &lease, const std::string &community,
                         const Sink &sink, std::string &error);
-
-private:
-    struct Cursor
-    {
-        bool started = false;
-        std::int64_t createdAt = 0;
-        std::string id; // raw 32 bytes
-    };
-    // One page after `cursor`; returns the rows read (0 = done), -1 on failure.
-    static int sqlitePage(const ConnectionLease &lease, const std::string &community,
-                          Cursor &cursor, const Sink &sink, std::string &error);
-    static int postgresPage(const ConnectionLease &lease, const std::string &community,
-                            Cursor &cursor, const Sink &sink, std::string &error);
 };
 
 } // namespace buzz::relay::store

@@ -2,9 +2,9 @@
 
 #include "relay/routing/WriterOnlyRouter.h"
 #include "relay/search/ExactPairHydrator.h"
-#include "relay/search/PgExactPairLookup.h"
 #include "relay/store/HexKey.h"
 #include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgExactPairLookup.h"
 #include "relay/store/postgres/PgStore.h"
 #include "relay/store/sqlite/SqliteRowWriter.h"
 #include "relay/store/sqlite/SqliteStore.h"
@@ -310,8 +310,10 @@ HydrationBench::measurePostgres(const PgUrls &urls, BenchPostgres &cluster,
             measure(
                 sample,
                 [&](std::span<const search::EventPair> pairs) {
-                    return search::PgExactPairLookup::findPairs(*standby, kCommunity, pairs)
-                        .events.size();
+                    std::vector<StoredEvent> rows;
+                    store::PgExactPairLookup::findPairs(
+                        *standby, kCommunity, pairs, store::PgExactPairLookup::Deleted::Omit, rows);
+                    return rows.size();
                 },
                 standbyMs, standbyCpuMs, figures.found, figures.asked);
             figures.standbyP50Ms = percentile(standbyMs, 0.5);

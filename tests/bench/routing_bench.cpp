@@ -8,7 +8,7 @@
 #include "net/nostr/Keys.h"
 #include "relay/RelayEngine.h"
 #include "relay/replication/RelayClock.h"
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/sqlite/ReplicaSet.h"
 
 #include <QCoreApplication>
 

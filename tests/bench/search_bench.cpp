@@ -5,8 +5,9 @@
 
 #include "relay/routing/WriterOnlyRouter.h"
 #include "relay/search/ExactPairHydrator.h"
-#include "relay/search/SearchIndexer.h"
 #include "relay/search/SearchService.h"
+#include "relay/store/sqlite/SearchIndexer.h"
+#include "relay/store/sqlite/SqliteReadConnection.h"
 #include "relay/store/sqlite/SqliteRowWriter.h"
 #include "relay/store/sqlite/SqliteStore.h"
 
@@ -183,7 +184,7 @@ void run(int count, const char *label)
     QTemporaryDir dir;
     std::string error;
     auto database = store::SqliteStore::open(dir.path().toStdString(), error,
-                                             {std::make_shared<search::SearchIndexer>()});
+                                             {std::make_shared<store::SearchIndexer>()});
     if (!database) {
         std::fprintf(stderr, "cannot open database: %s\n", error.c_str());
         return;
@@ -201,8 +202,8 @@ void run(int count, const char *label)
     {
         // The whole store (rows, indexes, full-text index) with every WAL frame applied.
         store::ConnectionLease lease = database->leaseWriterConnection();
-        auto pages = lease.connection().prepare("PRAGMA page_count");
-        auto pageSize = lease.connection().prepare("PRAGMA page_size");
+        auto pages = store::SqliteReadConnection::of(lease).prepare("PRAGMA page_count");
+        auto pageSize = store::SqliteReadConnection::of(lease).prepare("PRAGMA page_size");
         const double bytes = pages.step() && pageSize.step()
             ? double(pages.int64(0)) * double(pageSize.int64(0))
             : 0;

@@ -5,8 +5,8 @@
 #include "net/client/HttpBridge.h"
 #include "net/client/RequestLog.h"
 #include "net/client/Signer.h"
-#include "relay/replication/Replica.h"
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/sqlite/Replica.h"
+#include "relay/replication/sqlite/ReplicaSet.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -6,8 +6,8 @@
 #include "SessionModelRun.h"
 
 #include "net/client/RelaySocket.h"
-#include "relay/replication/Replica.h"
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/sqlite/Replica.h"
+#include "relay/replication/sqlite/ReplicaSet.h"
 
 #include <QDir>
 #include <QFile>

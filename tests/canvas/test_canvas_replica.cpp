@@ -7,7 +7,7 @@
 #include "CanvasTestSupport.h"
 
 #include "relay/replication/RelayClock.h"
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/sqlite/ReplicaSet.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

@@ -34,7 +34,7 @@ QByteArray statusText(int status)
     }
 }
 
-// NIP-01 matching plus the keyset cursors, as relay/query/FilterSql reads them.
+// NIP-01 matching plus the keyset cursors, as relay/store/sqlite/SqliteFilterSql reads them.
 bool answers(const nostr::Event &event, const nostr::Filter &filter)
 {
     if (!filter.matches(event))

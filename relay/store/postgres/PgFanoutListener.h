@@ -1,6 +1,7 @@
 #pragma once
 
 #include "relay/model/StoredEvent.h"
+#include "relay/store/CrossProcessFeed.h"
 
 #include <atomic>
 #include <cstdint>
@@ -23,17 +24,13 @@ class PgResult;
 // are skipped: its own fan-out delivered them. When the connection breaks it reconnects (with
 // a multi-host URL, to whichever server is the primary now), LISTENs again and reads everything
 // after its number, so nothing committed meanwhile is missed.
-class PgFanoutListener
+class PgFanoutListener final : public CrossProcessFeed
 {
 public:
-    // Called on the listener's thread with events other processes committed, in commit order, and
-    // a writer WAL position read after their commits (for replication::ScopePositions).
-    using Deliver = std::function<void(std::vector<StoredEvent> events, std::int64_t position)>;
-
     // Starts the thread; it connects (and retries) on its own. `origin` is this process's token
     // in fanout_log (PgStore::fanoutOrigin), `channel` the NOTIFY channel (PgStore::fanoutChannel).
     PgFanoutListener(std::string url, std::string channel, std::string origin, Deliver deliver);
-    ~PgFanoutListener(); // stops and joins the thread; no delivery after it returns
+    ~PgFanoutListener() override; // stops and joins the thread; no delivery after it returns
     PgFanoutListener(const PgFanoutListener &) = delete;
     PgFanoutListener &operator=(const PgFanoutListener &) = delete;
 
@@ -47,7 +44,7 @@ public:
     static constexpr const char *kApplicationName = "buzz-mock-relay fanout";
 
     // Prometheus lines: events received from other processes, reconnects, events caught up.
-    std::string metricsText() const;
+    std::string metricsText() const override;
 
 private:
     void run();

@@ -3,7 +3,11 @@
 #include "relay/store/HexKey.h"
 #include "relay/store/postgres/PgEventBatch.h"
 #include "relay/store/postgres/PgFanoutListener.h"
+#include "relay/store/postgres/PgPresenceTable.h"
+#include "relay/store/postgres/PgReplayCache.h"
 #include "relay/store/postgres/PgSchema.h"
+#include "relay/store/postgres/PgSearchIndex.h"
+#include "relay/store/postgres/PgSharedConnection.h"
 
 #include <QLoggingCategory>
 
@@ -217,13 +221,34 @@ std::unique_ptr<PgStore> PgStore::open(const std::string &url, std::int64_t nowS
 PgStore::~PgStore()
 {
     finishQueuedWrites();
-    m_idleReaders.clear();
     m_readers.clear();
 }
 
 std::unique_ptr<PgConnection> PgStore::connect(std::string &error) const
 {
     return PgConnection::open(m_url, error);
+}
+
+std::optional<std::string> PgStore::textMatch(std::string_view search) const
+{
+    return PgSearchIndex::toTsQuery(search);
+}
+
+Store::Shared PgStore::openShared(std::string &error)
+{
+    Shared shared;
+    if (auto connection = PgSharedConnection::open(m_url, error)) {
+        shared.presence =
+            std::make_shared<PgPresenceTable>(connection, m_fanoutChannel, m_fanoutOrigin);
+        shared.replays = std::make_shared<PgReplayCache>(std::move(connection));
+    }
+    return shared;
+}
+
+std::unique_ptr<CrossProcessFeed> PgStore::followOtherProcesses(CrossProcessFeed::Deliver deliver)
+{
+    return std::make_unique<PgFanoutListener>(m_url, m_fanoutChannel, m_fanoutOrigin,
+                                              std::move(deliver));
 }
 
 std::string PgStore::describe() const
@@ -236,7 +261,7 @@ std::int64_t PgStore::currentWalLsn()
     ConnectionLease lease = leaseWriterConnection();
     if (!lease)
         return -1;
-    PgResult lsn = lease.postgres()->exec("SELECT pg_current_wal_lsn()");
+    PgResult lsn = PgReadConnection::of(lease).exec("SELECT pg_current_wal_lsn()");
     if (!lsn.ok() || lsn.rows() == 0)
         return -1;
     return parseLsn(lsn.text(0, 0));
@@ -512,44 +537,30 @@ std::size_t PgStore::queuedWrites() const
 
 ConnectionLease PgStore::leaseWriterConnection()
 {
-    std::unique_lock lock(m_poolMutex);
-    if (m_idleReaders.empty() && static_cast<int>(m_readers.size()) < kReaderPoolSize) {
-        std::string error;
-        auto reader = PgConnection::open(m_url, error);
-        if (reader) {
-            m_idleReaders.push_back(reader.get());
-            m_readers.push_back(std::move(reader));
-        } else {
-            qCWarning(lcPg) << "cannot open a writer read connection:" << error.c_str();
-        }
-    }
-    if (m_readers.empty())
+    std::string error;
+    PgReadConnection *reader = m_readers.acquire(error);
+    if (!reader) {
+        qCWarning(lcPg) << "cannot open a writer read connection:" << error.c_str();
         return {};
-    m_poolAvailable.wait(lock, [this] { return !m_idleReaders.empty(); });
-    PgConnection *reader = m_idleReaders.back();
-    m_idleReaders.pop_back();
-    lock.unlock();
-    if (!reader->stillConnected() && !reader->reconnect()) {
-        qCWarning(lcPg) << "writer read connection lost:" << reader->lastError().c_str();
+    }
+    PgConnection &connection = reader->connection();
+    if (!connection.stillConnected() && !connection.reconnect()) {
+        qCWarning(lcPg) << "writer read connection lost:" << connection.lastError().c_str();
         if (auto standby = m_standbyReadsInGap ? connectToAnyServer() : nullptr) {
-            {
-                std::lock_guard guard(m_poolMutex);
-                m_idleReaders.push_back(reader);
-            }
-            m_poolAvailable.notify_one();
+            m_readers.release(reader);
             // One read, then closed: the next one tries the primary again.
-            PgConnection *raw = standby.release();
-            return ConnectionLease(raw, [raw] { delete raw; });
+            auto gap = std::make_shared<std::pair<std::unique_ptr<PgConnection>,
+                                                  std::unique_ptr<PgReadConnection>>>();
+            gap->second = std::make_unique<PgReadConnection>(*standby);
+            gap->first = std::move(standby);
+            PgReadConnection *view = gap->second.get();
+            return ConnectionLease(view, [gap]() mutable { gap.reset(); });
         }
     }
     return ConnectionLease(reader, [this, reader] {
-        if (reader->inTransaction())
-            reader->exec("ROLLBACK");
-        {
-            std::lock_guard guard(m_poolMutex);
-            m_idleReaders.push_back(reader);
-        }
-        m_poolAvailable.notify_one();
+        if (reader->connection().inTransaction())
+            reader->connection().exec("ROLLBACK");
+        m_readers.release(reader);
     });
 }
 

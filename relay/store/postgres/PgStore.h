@@ -1,8 +1,10 @@
 #pragma once
 
+#include "relay/store/ReaderPool.h"
 #include "relay/store/Store.h"
 #include "relay/store/postgres/PgConnection.h"
 #include "relay/store/postgres/PgEventReader.h"
+#include "relay/store/postgres/PgReadConnection.h"
 #include "relay/store/postgres/PgRowWriter.h"
 
 #include <atomic>
@@ -37,7 +39,6 @@ public:
     static std::unique_ptr<PgStore> open(const std::string &url, std::int64_t nowSec,
                                          std::string &error);
     ~PgStore() override;
-    Backend backend() const override { return Backend::Postgres; }
 
     GroupOutcome writeInGroup(const std::string &community, std::int64_t nowMs,
                               const GroupWork &work) override;
@@ -55,6 +56,10 @@ public:
     std::int64_t lastLsn() const override { return m_lastLsn.load(); }
     std::optional<std::int64_t> openWriteStartedAtMs() const override;
     std::string describe() const override;
+    std::optional<std::string> textMatch(std::string_view search) const override;
+    void accept(StoreVisitor &visitor) override { visitor.visit(*this); }
+    Shared openShared(std::string &error) override;
+    std::unique_ptr<CrossProcessFeed> followOtherProcesses(CrossProcessFeed::Deliver) override;
 
     const std::string &url() const { return m_url; }
     // A new connection to the writer database (the heartbeat and the admin API use their own).
@@ -115,10 +120,9 @@ private:
     std::atomic<std::uint64_t> m_retriedGroups {0};
     std::atomic<std::int64_t> m_lastLsn {0};
 
-    std::mutex m_poolMutex;
-    std::condition_variable m_poolAvailable;
-    std::vector<std::unique_ptr<PgConnection>> m_readers;
-    std::vector<PgConnection *> m_idleReaders;
+    ReaderPool<PgConnection, PgReadConnection> m_readers {
+        kReaderPoolSize,
+        [this](std::string &error) { return PgConnection::open(m_url, error); }};
 
     void rememberWriteStart(std::int64_t startedAtMs);
     void forgetWriteStart(std::int64_t startedAtMs);

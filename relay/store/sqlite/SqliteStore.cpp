@@ -1,5 +1,7 @@
 #include "relay/store/sqlite/SqliteStore.h"
 
+#include "relay/store/SearchText.h"
+#include "relay/store/sqlite/SqliteReadConnection.h"
 #include "relay/store/sqlite/SqliteSchema.h"
 #include "relay/store/sqlite/StoreIntegrity.h"
 #include "relay/store/sqlite/StoreSnapshot.h"
@@ -326,7 +328,6 @@ SqliteStore::~SqliteStore()
 {
     finishQueuedWrites();
     m_checkpointer.reset();
-    m_idleReaders.clear();
     m_readers.clear();
     if (m_writer && !m_inMemory)
         m_writer->exec("PRAGMA wal_checkpoint(PASSIVE)");
@@ -361,6 +362,7 @@ std::unique_ptr<SqliteStore> SqliteStore::open(const std::optional<std::string> 
     database->m_writer = SqliteConnection::open(uri, SqliteConnection::Role::StoreWriter, error);
     if (!database->m_writer)
         return nullptr;
+    database->m_writerView = std::make_unique<SqliteReadConnection>(*database->m_writer);
     if (!SqliteSchema::apply(*database->m_writer, database->m_extensions, &error))
         return nullptr;
     for (const auto &extension : database->m_extensions) {
@@ -411,35 +413,17 @@ ConnectionLease SqliteStore::leaseWriterConnection()
 {
     if (m_inMemory) {
         m_writerMutex.lock();
-        return ConnectionLease(m_writer.get(), [this] { m_writerMutex.unlock(); });
+        return ConnectionLease(m_writerView.get(), [this] { m_writerMutex.unlock(); });
     }
-    std::unique_lock lock(m_poolMutex);
-    if (m_idleReaders.empty() && static_cast<int>(m_readers.size()) < m_maxReaders) {
-        std::string error;
-        auto reader = SqliteConnection::open(m_path, SqliteConnection::Role::Reader, error);
-        if (reader) {
-            m_idleReaders.push_back(reader.get());
-            m_readers.push_back(std::move(reader));
-        } else {
-            qCWarning(lcStore) << "cannot open reader:" << error.c_str();
-        }
-    }
-    if (m_readers.empty()) {
+    std::string error;
+    SqliteReadConnection *reader = m_readers.acquire(error);
+    if (!reader) {
+        qCWarning(lcStore) << "cannot open reader:" << error.c_str();
         // No reader could be opened: fall back to the writer connection itself.
-        lock.unlock();
         m_writerMutex.lock();
-        return ConnectionLease(m_writer.get(), [this] { m_writerMutex.unlock(); });
+        return ConnectionLease(m_writerView.get(), [this] { m_writerMutex.unlock(); });
     }
-    m_poolAvailable.wait(lock, [this] { return !m_idleReaders.empty(); });
-    SqliteConnection *reader = m_idleReaders.back();
-    m_idleReaders.pop_back();
-    return ConnectionLease(reader, [this, reader] {
-        {
-            std::lock_guard guard(m_poolMutex);
-            m_idleReaders.push_back(reader);
-        }
-        m_poolAvailable.notify_one();
-    });
+    return ConnectionLease(reader, [this, reader] { m_readers.release(reader); });
 }
 
 void SqliteStore::rememberWriteStart(std::int64_t startedAtMs)
@@ -458,6 +442,11 @@ void SqliteStore::forgetWriteStart(std::int64_t startedAtMs)
 std::int64_t SqliteStore::lastLsn() const
 {
     return m_lastLsn.load();
+}
+
+std::optional<std::string> SqliteStore::textMatch(std::string_view search) const
+{
+    return SearchText::toMatchExpression(search);
 }
 
 std::string SqliteStore::describe() const
@@ -485,7 +474,7 @@ std::optional<std::int64_t> SqliteStore::copySnapshotTo(SqliteConnection &destin
         error = "snapshot: no connection on the writer database";
         return std::nullopt;
     }
-    return StoreSnapshot::copy(lease.connection(), destination, error);
+    return StoreSnapshot::copy(SqliteReadConnection::of(lease), destination, error);
 }
 
 void SqliteStore::setWalCheckpointPages(int pages)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "relay/store/ConnectionLease.h"
+#include "relay/store/ReaderPool.h"
 #include "relay/store/Store.h"
 #include "relay/store/StoreExtension.h"
 #include "relay/store/WriteTransaction.h"
@@ -9,6 +10,7 @@
 #include "relay/store/sqlite/DataDirLock.h"
 #include "relay/store/sqlite/SqliteConnection.h"
 #include "relay/store/sqlite/SqliteEventReader.h"
+#include "relay/store/sqlite/SqliteReadConnection.h"
 #include "relay/store/sqlite/SqliteRowWriter.h"
 #include "relay/store/sqlite/WalCheckpointer.h"
 
@@ -87,7 +89,6 @@ public:
     }
 
     ~SqliteStore() override;
-    Backend backend() const override { return Backend::Sqlite; }
     // `extensions` are part of the schema (created at open) and run before every writer COMMIT.
     static std::unique_ptr<SqliteStore> open(const std::optional<std::string> &dataDir,
                                              std::string &error, StoreExtensions extensions = {});
@@ -138,7 +139,7 @@ public:
     // records beyond the retention tail behind it are trimmed. Never called: no replica.
     void setReplicasAppliedThrough(std::int64_t lsn) { m_commitLog.setAppliedThrough(lsn); }
     // Records below this LSN may have been trimmed.
-    std::int64_t commitLogFirstLsn() const { return m_commitLog.firstLsn(); }
+    std::int64_t commitLogFirstLsn() const override { return m_commitLog.firstLsn(); }
     // Replaces `destination`'s content with a consistent copy of the writer database (a replica
     // seeding itself). Returns the LSN the copy is at; nullopt with `error` on failure.
     std::optional<std::int64_t> copySnapshotTo(SqliteConnection &destination, std::string &error);
@@ -150,6 +151,8 @@ public:
     // Oldest open write transaction start, if one is open: the replica fence wall stays below it.
     std::optional<std::int64_t> openWriteStartedAtMs() const override;
     std::string describe() const override;
+    std::optional<std::string> textMatch(std::string_view search) const override;
+    void accept(StoreVisitor &visitor) override { visitor.visit(*this); }
 
 private:
     SqliteStore() = default;
@@ -162,11 +165,11 @@ private:
     bool m_inMemory = true;
     std::string m_path;
 
-    std::mutex m_poolMutex;
-    std::condition_variable m_poolAvailable;
-    std::vector<std::unique_ptr<SqliteConnection>> m_readers; // all reader connections ever opened
-    std::vector<SqliteConnection *> m_idleReaders;
-    int m_maxReaders = 4;
+    std::unique_ptr<SqliteReadConnection> m_writerView; // reads on the writer connection
+    ReaderPool<SqliteConnection, SqliteReadConnection> m_readers {
+        4, [this](std::string &error) {
+            return SqliteConnection::open(m_path, SqliteConnection::Role::Reader, error);
+        }};
 
     struct GroupMember;
     void runGroupsUntilStopped(); // the group thread

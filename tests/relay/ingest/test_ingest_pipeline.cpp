@@ -4,7 +4,7 @@
 
 #include "test_engine_support.h"
 
-#include "relay/search/SearchIndexer.h"
+#include "relay/store/sqlite/SearchIndexer.h"
 #include "relay/store/sqlite/SqliteStore.h"
 
 #include <QCoreApplication>
@@ -463,7 +463,7 @@ private slots:
             QCOMPARE(queued(), 0); // the search indexed them first
 
             // A full batch is indexed by the write that fills it.
-            const int batch = int(search::SearchIndexer::kBatchRows);
+            const int batch = int(store::SearchIndexer::kBatchRows);
             for (int i = 0; i < batch; ++i)
                 QVERIFY(file.submit(alice,
                                     alice.sign(9, file.now, {{"h", kChannelA}},
@@ -474,7 +474,7 @@ private slots:
             QVERIFY(file.submit(alice, alice.sign(9, file.now, {{"h", kChannelA}}, "numbat one"))
                         .accepted());
             QVERIFY(queued() > 0);
-            file.now += (search::SearchIndexer::kBatchMs + 999) / 1000;
+            file.now += (store::SearchIndexer::kBatchMs + 999) / 1000;
             QVERIFY(file.submit(alice, alice.sign(9, file.now, {{"h", kChannelA}}, "numbat two"))
                         .accepted());
             QCOMPARE(queued(), 0);
@@ -488,7 +488,7 @@ private slots:
         }
         EngineHarness reopened(dir.path().toStdString());
         QCOMPARE(found(reopened, alice, "bilby"), std::size_t(3));
-        QCOMPARE(found(reopened, alice, "wombat"), std::size_t(search::SearchIndexer::kBatchRows));
+        QCOMPARE(found(reopened, alice, "wombat"), std::size_t(store::SearchIndexer::kBatchRows));
         QCOMPARE(found(reopened, alice, "numbat"), std::size_t(2));
     }
 

@@ -3,8 +3,8 @@
 
 #include "test_engine_support.h"
 
-#include "relay/query/FilterSql.h"
 #include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteFilterSql.h"
 #include "relay/store/sqlite/SqliteSchema.h"
 
 #include <QTest>
@@ -204,8 +204,9 @@ private slots:
         auto filter = nostr::Filter::fromJson(std::string_view(
             "{\"kinds\":[40100],\"#h\":[\"" + std::string(kChannelA) + "\"],\"limit\":1}"));
         QVERIFY(filter);
-        const auto plan = query::FilterSql::build(filter.value(), "local", alice.pubkey(),
-                                                  {kChannelA}, query::FilterSql::Mode::Page);
+        const auto plan =
+            store::SqliteFilterSql::build(filter.value(), "local", alice.pubkey(), {kChannelA},
+                                          store::SqliteFilterSql::Mode::Page);
         auto explain = db->prepare("EXPLAIN QUERY PLAN " + plan.sql);
         QVERIFY(explain.valid());
         plan.bindTo(explain);

@@ -402,7 +402,7 @@ void TestRoutingEngine::readerStatementTimeoutInterrupts()
     QVERIFY2(replica, error.c_str());
     auto lease = replica->acquire(std::chrono::milliseconds(150));
     QVERIFY(lease);
-    auto runaway = lease->connection().prepare(
+    auto runaway = lease->readerConnection().prepare(
         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c");
     QVERIFY(runaway.valid());
     QVERIFY(!runaway.step());

@@ -11,9 +11,9 @@
 #include "net/nostr/Filter.h"
 #include "net/nostr/Keys.h"
 #include "relay/RelayEngine.h"
-#include "relay/replication/PgStandbySet.h"
 #include "relay/replication/RelayClock.h"
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/postgres/PgStandbySet.h"
+#include "relay/replication/sqlite/ReplicaSet.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,10 +6,13 @@
 
 #include "relay/search/ExactPairHydrator.h"
 #include "relay/search/ExactPairLookup.h"
-#include "relay/search/PgExactPairLookup.h"
 #include "relay/store/postgres/PgConnection.h"
+#include "relay/store/postgres/PgExactPairLookup.h"
+#include "relay/store/postgres/PgReadConnection.h"
 #include "relay/store/postgres/PgSchema.h"
 #include "relay/store/sqlite/SqliteConnection.h"
+#include "relay/store/sqlite/SqliteExactPairLookup.h"
+#include "relay/store/sqlite/SqliteReadConnection.h"
 
 #include <QTest>
 
@@ -120,12 +123,13 @@ private slots:
         if (!m_store->database)
             QSKIP("SQLite's full-text index (this is a PostgreSQL run)");
         store::ConnectionLease lease = m_store->database->leaseWriterConnection();
-        auto options = lease.connection().prepare("PRAGMA compile_options");
+        store::SqliteConnection &connection = store::SqliteReadConnection::of(lease);
+        auto options = connection.prepare("PRAGMA compile_options");
         bool fts5 = false;
         while (options.step())
             fts5 = fts5 || options.text(0) == "ENABLE_FTS5";
         QVERIFY(fts5);
-        auto table = lease.connection().prepare(
+        auto table = connection.prepare(
             "SELECT 1 FROM sqlite_master WHERE name = 'search_fts' AND sql LIKE '%fts5%'");
         QVERIFY(table.step());
     }
@@ -318,10 +322,12 @@ private slots:
         }
         store::ConnectionLease lease = m_store->database->leaseWriterConnection();
         QVERIFY(lease);
+        store::SqliteConnection &connection = store::SqliteReadConnection::of(lease);
+        using store::SqliteExactPairLookup;
         for (const auto deleted :
-             {ExactPairLookup::Deleted::Omit, ExactPairLookup::Deleted::Include}) {
-            const auto plan = planOf(lease.connection(), ExactPairLookup::pairSql(deleted),
-                                     ExactPairLookup::pairsJson(wanted));
+             {SqliteExactPairLookup::Deleted::Omit, SqliteExactPairLookup::Deleted::Include}) {
+            const auto plan = planOf(connection, SqliteExactPairLookup::pairSql(deleted),
+                                     SqliteExactPairLookup::pairsJson(wanted));
             const std::string joined = [&] {
                 std::string text;
                 for (const auto &line : plan)
@@ -335,9 +341,11 @@ private slots:
             QVERIFY2(!anyContains(plan, "BLOOM FILTER"), joined.c_str());
         }
         // And the statement that plan belongs to finds exactly the pairs.
-        const auto rows = ExactPairLookup::findPairs(lease.connection(), kCommunity, wanted);
-        QVERIFY(rows.ok);
-        QCOMPARE(rows.events.size(), std::size_t(pairs));
+        std::vector<StoredEvent> rows;
+        QVERIFY(SqliteExactPairLookup::findPairs(connection, kCommunity, wanted,
+                                                 SqliteExactPairLookup::Deleted::Omit, rows)
+                    .ok);
+        QCOMPARE(rows.size(), std::size_t(pairs));
     }
 
     void idOnlyLookupSearchesTheIdIndex()
@@ -351,7 +359,8 @@ private slots:
             QVERIFY(tx && tx->connection().exec("ANALYZE") && tx->commit(1));
         }
         store::ConnectionLease lease = m_store->database->leaseWriterConnection();
-        const auto plan = planOf(lease.connection(), ExactPairLookup::idSql(), "[]");
+        const auto plan = planOf(store::SqliteReadConnection::of(lease),
+                                 store::SqliteExactPairLookup::idSql(), "[]");
         QVERIFY(anyContains(plan, "SEARCH e USING INDEX events_by_id (community=? AND id=?)"));
         QVERIFY(!anyContains(plan, "SCAN e"));
         QVERIFY(!anyContains(plan, "BLOOM FILTER"));
@@ -397,16 +406,17 @@ private slots:
         QCOMPARE(int(wanted.size()), pairs);
         store::ConnectionLease lease = m_store->postgres->leaseWriterConnection();
         QVERIFY(lease);
-        store::PgConnection &connection = *lease.postgres();
+        store::PgConnection &connection = store::PgReadConnection::of(lease);
         QVERIFY(connection.execOk("ANALYZE events"));
         QVERIFY(connection.execOk("SET plan_cache_mode = " + planMode.toStdString()));
+        using store::PgExactPairLookup;
         for (const auto deleted :
-             {ExactPairLookup::Deleted::Omit, ExactPairLookup::Deleted::Include}) {
+             {PgExactPairLookup::Deleted::Omit, PgExactPairLookup::Deleted::Include}) {
             // A named prepared statement, run through EXPLAIN EXECUTE: the plan the cache makes
             // for it under that plan_cache_mode is the one shown.
             connection.exec("DEALLOCATE hydrate"); // from an earlier row, if any
             QVERIFY(connection.execOk("PREPARE hydrate (text, bytea[], timestamptz[]) AS "
-                                      + search::PgExactPairLookup::pairSql(deleted)));
+                                      + PgExactPairLookup::pairSql(deleted)));
             const Months months =
                 monthsOf(connection,
                          "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE "
@@ -421,9 +431,11 @@ private slots:
         QVERIFY(connection.execOk("DEALLOCATE hydrate"));
         QVERIFY(connection.execOk("RESET plan_cache_mode"));
         // And the statement that plan belongs to finds exactly the stored pairs.
-        const auto rows = search::PgExactPairLookup::findPairs(connection, kCommunity, wanted);
-        QVERIFY(rows.ok);
-        QCOMPARE(rows.events.size(), std::size_t(std::min(pairs, 200)));
+        std::vector<StoredEvent> rows;
+        QVERIFY(PgExactPairLookup::findPairs(connection, kCommunity, wanted,
+                                             PgExactPairLookup::Deleted::Omit, rows)
+                    .ok);
+        QCOMPARE(rows.size(), std::size_t(std::min(pairs, 200)));
     }
 
     void withoutReplicasHydrationRunsOnTheWriter()

@@ -8,11 +8,11 @@
 #include "net/nostr/Event.h"
 #include "net/nostr/Filter.h"
 #include "net/nostr/Keys.h"
-#include "relay/replication/ReplicaSet.h"
+#include "relay/replication/sqlite/ReplicaSet.h"
 #include "relay/routing/WriterOnlyRouter.h"
 #include "relay/search/EventPair.h"
-#include "relay/search/SearchIndexer.h"
 #include "relay/store/postgres/PgStore.h"
+#include "relay/store/sqlite/SearchIndexer.h"
 #include "relay/store/sqlite/SqliteRowWriter.h"
 #include "relay/store/sqlite/SqliteStore.h"
 
@@ -66,7 +66,7 @@ public:
             return;
         }
         database = store::SqliteStore::open(std::nullopt, error,
-                                            {std::make_shared<search::SearchIndexer>()});
+                                            {std::make_shared<store::SearchIndexer>()});
         if (database)
             router = std::make_unique<CountingRouter>(*database);
     }

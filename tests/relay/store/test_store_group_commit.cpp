@@ -5,6 +5,7 @@
 
 #include "test_engine_support.h"
 
+#include "relay/store/sqlite/SqliteReadConnection.h"
 #include "relay/store/sqlite/SqliteStore.h"
 
 #include <QDeadlineTimer>
@@ -227,8 +228,8 @@ private slots:
         QCOMPARE(committed.load(), kThreads * kEach / 3);
         QCOMPARE(discarded.load(), kThreads * kEach * 2 / 3);
         auto lease = database->leaseWriterConnection();
-        auto count =
-            lease.connection().prepare("SELECT COUNT(*) FROM relay_meta WHERE key LIKE 't-%'");
+        auto count = store::SqliteReadConnection::of(lease).prepare(
+            "SELECT COUNT(*) FROM relay_meta WHERE key LIKE 't-%'");
         QVERIFY(count.step());
         QCOMPARE(int(count.int64(0)), kThreads * kEach / 3);
         const auto stats = database->groupCommitStats();

@@ -6,6 +6,7 @@
 #include "test_engine_support.h"
 
 #include "relay/store/sqlite/SqliteEventReader.h"
+#include "relay/store/sqlite/SqliteReadConnection.h"
 #include "relay/store/sqlite/SqliteStore.h"
 
 #include <QFile>
@@ -124,7 +125,7 @@ private slots:
             auto database = store::SqliteStore::open(dir.path().toStdString(), error);
             QVERIFY2(database, error.c_str());
             store::ConnectionLease lease = database->leaseWriterConnection();
-            store::SqliteEventReader reader(lease.connection());
+            store::SqliteEventReader reader(store::SqliteReadConnection::of(lease));
             for (const FixtureEvent &event : expectedEvents()) {
                 const auto found = reader.findById(event.community, event.id);
                 QVERIFY2(found, event.json.c_str());

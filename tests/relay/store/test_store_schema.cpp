@@ -4,9 +4,9 @@
 // proved too. Plans are taken without ANALYZE statistics, as the relay runs.
 
 #include "net/nostr/Filter.h"
-#include "relay/query/FilterSql.h"
 #include "relay/store/sqlite/SqliteConnection.h"
 #include "relay/store/sqlite/SqliteEventReader.h"
+#include "relay/store/sqlite/SqliteFilterSql.h"
 #include "relay/store/sqlite/SqliteSchema.h"
 
 #include <QTest>
@@ -38,13 +38,13 @@ std::string planOf(store::SqliteConnection &connection, const std::string &sql)
 }
 
 std::string filterPlan(store::SqliteConnection &connection, const std::string &json,
-                       query::FilterSql::Mode mode = query::FilterSql::Mode::Page)
+                       store::SqliteFilterSql::Mode mode = store::SqliteFilterSql::Mode::Page)
 {
     const auto filter = nostr::Filter::fromJson(std::string_view(json));
     if (!filter)
         return "(bad filter: " + filter.error() + ")";
     const auto plan =
-        query::FilterSql::build(filter.value(), kCommunity, kPubkey, {kChannel}, mode);
+        store::SqliteFilterSql::build(filter.value(), kCommunity, kPubkey, {kChannel}, mode);
     return planOf(connection, plan.sql);
 }
 
@@ -202,7 +202,7 @@ private slots:
     {
         const std::string plan =
             filterPlan(*m_db, "{\"kinds\":[9],\"#e\":[\"" + kId + "\"],\"depth_limit\":3}",
-                       query::FilterSql::Mode::Thread);
+                       store::SqliteFilterSql::Mode::Thread);
         QVERIFY2(
             uses(plan, "USING INDEX thread_by_root (community=? AND root_id=?)")
                 || uses(plan, "USING COVERING INDEX thread_by_root (community=? AND root_id=?)"),

@@ -7,6 +7,7 @@
 // small store's WAL is small: its threshold follows the database's size and a WAL that outgrew it
 // is cut back to it once it restarts.
 
+#include "relay/store/sqlite/SqliteReadConnection.h"
 #include "relay/store/sqlite/SqliteStore.h"
 
 #include <QFileInfo>
@@ -145,7 +146,8 @@ private slots:
             }
             store::ConnectionLease lease = database->leaseWriterConnection();
             QVERIFY(lease);
-            auto read = lease.connection().prepare("SELECT change FROM commit_log WHERE lsn = ?1");
+            auto read = store::SqliteReadConnection::of(lease).prepare(
+                "SELECT change FROM commit_log WHERE lsn = ?1");
             read.bind(1, lsn);
             QVERIFY(read.step());
             QVERIFY2(read.text(0) == record, ("commit " + std::to_string(i)).c_str());
