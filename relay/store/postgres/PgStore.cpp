@@ -270,7 +270,7 @@ std::int64_t PgStore::currentWalLsn()
 PgStore::GroupOutcome PgStore::writeInGroup(const std::string &community, std::int64_t nowMs,
                                             const GroupWork &work)
 {
-    rememberWriteStart(nowMs);
+    m_openWrites.remember(nowMs);
     Member self {community, nowMs, work, {}, {}};
     std::unique_lock lock(m_queueMutex);
     if (m_stopping) {
@@ -288,7 +288,7 @@ PgStore::GroupOutcome PgStore::writeInGroup(const std::string &community, std::i
 void PgStore::writeInGroupAsync(std::string community, std::int64_t nowMs, GroupWork work,
                                 GroupDone done)
 {
-    rememberWriteStart(nowMs);
+    m_openWrites.remember(nowMs);
     auto *member = new Member {std::move(community), nowMs, std::move(work), std::move(done), {}};
     std::unique_lock lock(m_queueMutex);
     if (m_stopping) {
@@ -368,7 +368,7 @@ void PgStore::runGroup(const std::vector<Member *> &members)
         attemptGroup(members, false);
     }
     for (Member *member : members)
-        forgetWriteStart(member->nowMs);
+        m_openWrites.forget(member->nowMs);
 }
 
 bool PgStore::attemptGroup(const std::vector<Member *> &members, bool batched)
@@ -549,8 +549,8 @@ ConnectionLease PgStore::leaseWriterConnection()
         if (auto standby = m_standbyReadsInGap ? connectToAnyServer() : nullptr) {
             m_readers.release(reader);
             // One read, then closed: the next one tries the primary again.
-            auto gap = std::make_shared<std::pair<std::unique_ptr<PgConnection>,
-                                                  std::unique_ptr<PgReadConnection>>>();
+            auto gap = std::make_shared<
+                std::pair<std::unique_ptr<PgConnection>, std::unique_ptr<PgReadConnection>>>();
             gap->second = std::make_unique<PgReadConnection>(*standby);
             gap->first = std::move(standby);
             PgReadConnection *view = gap->second.get();
@@ -574,25 +574,9 @@ std::unique_ptr<PgConnection> PgStore::connectToAnyServer()
     return connection;
 }
 
-void PgStore::rememberWriteStart(std::int64_t startedAtMs)
-{
-    std::lock_guard starts(m_writeStartsMutex);
-    m_writeStarts.insert(startedAtMs);
-}
-
-void PgStore::forgetWriteStart(std::int64_t startedAtMs)
-{
-    std::lock_guard starts(m_writeStartsMutex);
-    if (const auto it = m_writeStarts.find(startedAtMs); it != m_writeStarts.end())
-        m_writeStarts.erase(it);
-}
-
 std::optional<std::int64_t> PgStore::openWriteStartedAtMs() const
 {
-    std::lock_guard starts(m_writeStartsMutex);
-    if (m_writeStarts.empty())
-        return std::nullopt;
-    return *m_writeStarts.begin();
+    return m_openWrites.oldest();
 }
 
 } // namespace buzz::relay::store

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "relay/store/OpenWrites.h"
 #include "relay/store/ReaderPool.h"
 #include "relay/store/Store.h"
 #include "relay/store/postgres/PgConnection.h"
@@ -12,7 +13,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -121,13 +121,11 @@ private:
     std::atomic<std::int64_t> m_lastLsn {0};
 
     ReaderPool<PgConnection, PgReadConnection> m_readers {
-        kReaderPoolSize,
-        [this](std::string &error) { return PgConnection::open(m_url, error); }};
+        kReaderPoolSize, [this](std::string &error) {
+            return PgConnection::open(m_url, error);
+        }};
 
-    void rememberWriteStart(std::int64_t startedAtMs);
-    void forgetWriteStart(std::int64_t startedAtMs);
-    mutable std::mutex m_writeStartsMutex;
-    std::multiset<std::int64_t> m_writeStarts;
+    OpenWrites m_openWrites; // started and not finished, queued ones included
 };
 
 } // namespace buzz::relay::store

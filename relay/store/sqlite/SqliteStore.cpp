@@ -89,7 +89,7 @@ bool SqliteStore::WriteTransaction::commit(std::int64_t committedAtMs)
     }
     if (lsn)
         m_database.m_lastLsn.store(lsn);
-    m_database.forgetWriteStart(m_startedAtMs);
+    m_database.m_openWrites.forget(m_startedAtMs);
     if (m_lock.owns_lock())
         m_lock.unlock();
     return true;
@@ -104,7 +104,7 @@ void SqliteStore::WriteTransaction::rollback()
         } else {
             m_connection->exec("ROLLBACK");
             m_database.rolledBack();
-            m_database.forgetWriteStart(m_startedAtMs);
+            m_database.m_openWrites.forget(m_startedAtMs);
         }
         m_open = false;
     }
@@ -128,7 +128,7 @@ SqliteStore::GroupOutcome SqliteStore::writeInGroup(const std::string &community
 {
     // Registered before queueing, like beginWrite: the fence wall must stay below a write that is
     // still waiting for the writer.
-    rememberWriteStart(nowMs);
+    m_openWrites.remember(nowMs);
     GroupMember self {community, nowMs, work, {}, {}};
     std::unique_lock lock(m_groupMutex);
     m_groupQueue.push_back(&self);
@@ -148,7 +148,7 @@ SqliteStore::GroupOutcome SqliteStore::writeInGroup(const std::string &community
 void SqliteStore::writeInGroupAsync(std::string community, std::int64_t nowMs, GroupWork work,
                                     GroupDone done)
 {
-    rememberWriteStart(nowMs);
+    m_openWrites.remember(nowMs);
     auto *member =
         new GroupMember {std::move(community), nowMs, std::move(work), std::move(done), {}};
     std::unique_lock lock(m_groupMutex);
@@ -257,7 +257,7 @@ void SqliteStore::runGroup(const std::vector<GroupMember *> &members)
 {
     const auto finish = [&] {
         for (GroupMember *member : members)
-            forgetWriteStart(member->nowMs);
+            m_openWrites.forget(member->nowMs);
     };
     std::unique_lock writer(m_writerMutex);
     if (m_checkpointer)
@@ -395,14 +395,14 @@ std::unique_ptr<SqliteStore> SqliteStore::open(const std::optional<std::string> 
 std::unique_ptr<SqliteStore::WriteTransaction> SqliteStore::beginWrite(const std::string &community,
                                                                        std::int64_t nowMs)
 {
-    rememberWriteStart(nowMs);
+    m_openWrites.remember(nowMs);
     std::unique_lock lock(m_writerMutex);
     if (m_checkpointer)
         m_checkpointer->applyJournalLimit();
     std::unique_ptr<WriteTransaction> transaction(new WriteTransaction(
         *this, std::move(lock), community, nowMs, WriteTransaction::Scope::Transaction));
     if (!m_writer->exec("BEGIN IMMEDIATE")) {
-        forgetWriteStart(nowMs);
+        m_openWrites.forget(nowMs);
         return nullptr;
     }
     transaction->m_open = true;
@@ -424,19 +424,6 @@ ConnectionLease SqliteStore::leaseWriterConnection()
         return ConnectionLease(m_writerView.get(), [this] { m_writerMutex.unlock(); });
     }
     return ConnectionLease(reader, [this, reader] { m_readers.release(reader); });
-}
-
-void SqliteStore::rememberWriteStart(std::int64_t startedAtMs)
-{
-    std::lock_guard starts(m_writeStartsMutex);
-    m_writeStarts.insert(startedAtMs);
-}
-
-void SqliteStore::forgetWriteStart(std::int64_t startedAtMs)
-{
-    std::lock_guard starts(m_writeStartsMutex);
-    if (const auto it = m_writeStarts.find(startedAtMs); it != m_writeStarts.end())
-        m_writeStarts.erase(it);
 }
 
 std::int64_t SqliteStore::lastLsn() const
@@ -490,10 +477,7 @@ std::uint64_t SqliteStore::walCheckpoints() const
 
 std::optional<std::int64_t> SqliteStore::openWriteStartedAtMs() const
 {
-    std::lock_guard starts(m_writeStartsMutex);
-    if (m_writeStarts.empty())
-        return std::nullopt;
-    return *m_writeStarts.begin();
+    return m_openWrites.oldest();
 }
 
 } // namespace buzz::relay::store

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "relay/store/ConnectionLease.h"
+#include "relay/store/OpenWrites.h"
 #include "relay/store/ReaderPool.h"
 #include "relay/store/Store.h"
 #include "relay/store/StoreExtension.h"
@@ -24,7 +25,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -193,12 +193,7 @@ private:
     CommitLogTrimmer m_commitLog; // used under the writer lock, but for its atomics
 
     std::atomic<std::int64_t> m_lastLsn {0};
-    // Start times of write transactions begun and not yet finished, including those still waiting
-    // for the writer: the replica fence wall must sit below every one of them.
-    void rememberWriteStart(std::int64_t startedAtMs);
-    void forgetWriteStart(std::int64_t startedAtMs);
-    mutable std::mutex m_writeStartsMutex;
-    std::multiset<std::int64_t> m_writeStarts;
+    OpenWrites m_openWrites; // started and not finished, queued ones included
 };
 
 } // namespace buzz::relay::store
