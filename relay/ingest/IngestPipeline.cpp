@@ -4,15 +4,13 @@
 #include "net/nostr/Kinds.h"
 #include "relay/ingest/CanvasCas.h"
 #include "relay/ingest/EventPrechecks.h"
+#include "relay/ingest/KindRuleTable.h"
 #include "relay/ingest/KindRules.h"
 #include "relay/ingest/ThreadResolver.h"
 #include "relay/model/CommitFloor.h"
 #include "relay/store/EventLookup.h"
 
 #include <QLoggingCategory>
-#include <QUuid>
-
-#include <nlohmann/json.hpp>
 
 Q_LOGGING_CATEGORY(lcIngest, "buzz.relay.ingest")
 
@@ -30,17 +28,6 @@ Outcome reject(std::string message, Status status = Status::Rejected)
 Outcome internalError()
 {
     return reject("error: internal server error", Status::Internal);
-}
-
-// Reactions: the last well-formed `e` tag names the target.
-const std::string *reactionTarget(const nostr::Event &event)
-{
-    const std::string *target = nullptr;
-    for (const auto &tag : event.tags) {
-        if (tag.size() >= 2 && tag[0] == "e" && KindRules::isHex64(tag[1]))
-            target = &tag[1];
-    }
-    return target;
 }
 
 std::optional<std::string> addressTag(const nostr::Event &event)
@@ -243,9 +230,12 @@ Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::E
                                      const std::string &json, const RequestContext &context,
                                      std::int64_t now)
 {
-    const std::string &community = context.community;
-    store::EventLookup &reader = tx.reader();
+    // The common steps of docs/buzz-protocol.md §Ingest order, in order; what a kind adds to them
+    // is its row of KindRuleTable, called at its step.
     const int kind = event.kind;
+    const KindRuleTable::Rule &rule = KindRuleTable::forKind(kind);
+    IngestStep step {tx, event, context.community, now, m_admin, m_emitter};
+    store::EventLookup &reader = tx.reader();
 
     if (nostr::isParameterizedReplaceableKind(kind)) {
         const std::string *d = event.tagValue("d");
@@ -257,55 +247,34 @@ Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::E
     // Step 5: channel resolution, of channel ids and member keys written canonically only.
     if (auto refusal = KindRules::nonCanonicalIdError(event))
         return reject(std::move(*refusal));
-    std::optional<std::string> channelId;
-    std::optional<store::EventLookup::Found> target;
-    std::string newChannelId;
-    if (kind == nostr::kinds::kReaction) {
-        const std::string *targetId = reactionTarget(event);
-        if (!targetId)
-            return reject("invalid: reaction must reference a target event via e tag");
-        target = reader.findById(community, *targetId);
-        if (!target || target->deletedAt)
-            return reject("invalid: reaction target event not found");
-        channelId = target->stored.channel;
-    } else if (kind == nostr::kinds::kDeletion) {
-        if (const std::string *targetId = event.tagValue("e")) {
-            target = reader.findById(community, *targetId);
-            if (target)
-                channelId = target->stored.channel;
-        }
-    } else if (kind == nostr::kinds::kGroupCreate) {
-        channelId = KindRules::channelFromTags(event);
-        if (!channelId)
-            channelId = QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString();
-        newChannelId = *channelId;
+    if (rule.resolve) {
+        if (auto refused = rule.resolve(step))
+            return Outcome {*refused, {}};
     } else if (!KindRules::isGlobal(kind)) {
-        channelId = KindRules::channelFromTags(event);
+        step.channelId = KindRules::channelFromTags(event);
     }
 
     // Step 6.
-    if (KindRules::requiresChannel(kind) && !channelId)
+    if (KindRules::requiresChannel(kind) && !step.channelId)
         return reject("invalid: channel-scoped events must include an h tag");
 
     // Canvas CAS and channel creation decide on the channel's rows as they are now: no other
     // writer of the database (another relay process on one PostgreSQL) may decide on the same
     // channel until this write's transaction ends (relay/README.md "Several processes on one
     // PostgreSQL"). Taken before any of those rows is read.
-    if (channelId && (kind == nostr::kinds::kCanvas || kind == nostr::kinds::kGroupCreate)
-        && !tx.lockChannel(community, *channelId))
+    if (step.channelId && rule.locksChannel && !tx.lockChannel(step.community, *step.channelId))
         return internalError();
 
-    std::optional<model::Channel> channel;
-    if (channelId && kind != nostr::kinds::kGroupCreate)
-        channel = reader.channel(community, *channelId);
+    if (step.channelId && rule.readsChannel)
+        step.channel = reader.channel(step.community, *step.channelId);
 
     // Step 8: channel access for writes = member or open channel.
-    if (channelId && kind != nostr::kinds::kGroupJoin && kind != nostr::kinds::kGroupCreate) {
-        if (!channel)
+    if (step.channelId && rule.checksAccess) {
+        if (!step.channel)
             return KindRules::isChannelAdmin(kind) ? reject("invalid: channel not found")
                                                    : reject("restricted: not a channel member");
-        if (!channel->isOpen()) {
-            const auto member = reader.member(community, *channelId, event.pubkey);
+        if (!step.channel->isOpen()) {
+            const auto member = reader.member(step.community, *step.channelId, event.pubkey);
             if (!member || !member->active())
                 return reject("restricted: not a channel member");
         }
@@ -313,121 +282,54 @@ Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::E
 
     // Typing (docs/buzz-protocol.md §Presence and typing): a member's, fanned out to the
     // channel's subscribers once this savepoint is released, never stored.
-    if (kind == nostr::kinds::kTyping) {
+    if (rule.fanOutOnly) {
         Outcome outcome {IngestResult {Status::Stored, ""}, {}};
-        outcome.committed.push_back(StoredEvent {event, json, community, channelId});
+        outcome.committed.push_back(StoredEvent {event, json, step.community, step.channelId});
         return outcome;
     }
 
-    // Step 9: NIP-29 admin rules (9007 and 9021 follow at steps 16/17).
-    if (KindRules::isChannelAdmin(kind) && kind != nostr::kinds::kGroupCreate
-        && kind != nostr::kinds::kGroupJoin && kind != nostr::kinds::kGroupDeleteEvent) {
-        if (auto rejected =
-                m_admin.validate(tx, event, community, channel ? &*channel : nullptr, newChannelId))
-            return Outcome {*rejected, {}};
-    }
-
-    // Step 10: NIP-09 deletions only by the target's author.
-    if (kind == nostr::kinds::kDeletion) {
-        for (const auto &targetId : event.tagValues("e")) {
-            const auto found = reader.findById(community, targetId);
-            if (!found)
-                return reject("invalid: target event not found");
-            if (found->stored.event.pubkey != event.pubkey)
-                return reject("invalid: must be event author");
-        }
+    // Steps 9-10: NIP-29 admin rules, deletions only by the target's author.
+    if (rule.authorise) {
+        if (auto refused = rule.authorise(step))
+            return Outcome {*refused, {}};
     }
 
     // Step 11: archived channels are read-only, except the unarchive edit itself.
-    if (channel && channel->archived) {
+    if (step.channel && step.channel->archived) {
         const std::string *archived = event.tagValue("archived");
         if (!(kind == nostr::kinds::kGroupEditMetadata && archived && *archived == "false"))
             return reject("invalid: channel is archived");
     }
 
-    // Step 12: exactly one deletion target.
-    if (KindRules::isDeletion(kind)) {
-        const int eCount = event.tagCount("e");
-        const int aCount = event.tagCount("a");
-        if (eCount + aCount != 1)
-            return reject(
-                "invalid: deletion events must reference exactly one target via e or a tag (got e="
-                + std::to_string(eCount) + ", a=" + std::to_string(aCount) + ")");
-        if (eCount == 0)
-            return reject(
-                "invalid: target event not found"); // no addressable kinds are client-writable here
-    }
-    if (kind == nostr::kinds::kGroupDeleteEvent) {
-        target = reader.findById(community, *event.tagValue("e"));
-        if (!target || target->stored.channel != channelId)
-            return reject("invalid: target event not found");
-        if (target->stored.event.pubkey != event.pubkey) {
-            const auto actor = reader.member(community, *channelId, event.pubkey);
-            if (!actor || !actor->isAdmin())
-                return reject("invalid: actor not authorized");
-        }
-    }
-
-    // Step 13: edits.
-    if (kind == nostr::kinds::kMessageEdit) {
-        const std::string *targetId = event.tagValue("e");
-        const auto edited = targetId ? reader.findById(community, *targetId) : std::nullopt;
-        if (!edited || edited->deletedAt)
-            return reject("invalid: edit target event not found");
-        if (edited->stored.event.pubkey != event.pubkey)
-            return reject("invalid: must be event author to edit");
-        if (edited->stored.channel != channelId)
-            return reject("invalid: target event belongs to a different channel");
-    }
-
-    // Canvas precondition shape and the 300 s future bound.
-    CanvasCas::Expectation expectation;
-    if (kind == nostr::kinds::kCanvas) {
-        if (auto rejected = CanvasCas::validate(event, now, expectation))
-            return Outcome {*rejected, {}};
-    }
-
-    // Steps 16/17.
-    if (kind == nostr::kinds::kGroupCreate || kind == nostr::kinds::kGroupJoin) {
-        if (auto rejected =
-                m_admin.validate(tx, event, community, channel ? &*channel : nullptr, newChannelId))
-            return Outcome {*rejected, {}};
+    // Steps 12-17: deletion targets, edits, the canvas precondition, channel creation and joins.
+    if (rule.validate) {
+        if (auto refused = rule.validate(step))
+            return Outcome {*refused, {}};
     }
 
     // Step 19: NIP-10 ancestry — never for canvases.
     std::optional<model::ThreadLink> thread;
     if (KindRules::requiresChannel(kind) && kind != nostr::kinds::kCanvas) {
-        auto resolved = ThreadResolver::resolve(reader, community, channelId, event);
+        auto resolved = ThreadResolver::resolve(reader, step.community, step.channelId, event);
         if (resolved.rejection)
             return Outcome {*resolved.rejection, {}};
         thread = resolved.link;
     }
 
-    // Step 20: kind 0 content.
-    if (kind == nostr::kinds::kProfile && !nlohmann::json::accept(event.content))
-        return reject("invalid: kind:0 content must be valid JSON");
-
-    // Step 20a: one reaction per (target, actor, emoji).
-    const std::string emoji = event.content.empty() ? "+" : event.content;
-    if (kind == nostr::kinds::kReaction
-        && reader.reactionExists(community, target->stored.event.id, event.pubkey, emoji))
-        return reject("duplicate: reaction already exists", Status::RejectedDuplicate);
+    // Steps 20-20a and the canvas compare-and-swap: the last checks before the row.
+    if (rule.prepare) {
+        if (auto refused = rule.prepare(step))
+            return Outcome {*refused, {}};
+    }
 
     // Store.
-    StoredEvent stored {event, json, community, channelId};
-    if (kind == nostr::kinds::kCanvas) {
-        const auto decision = CanvasCas::decide(reader, community, *channelId, event, expectation);
-        if (decision.rejection)
-            return Outcome {*decision.rejection, {}};
-        if (decision.decision == CanvasCas::Decision::DuplicateHead)
-            return reject("duplicate:", Status::Duplicate);
-    }
+    StoredEvent stored {event, json, step.community, step.channelId};
     std::optional<std::string> replacedId;
     if (nostr::isReplaceableKind(kind) || nostr::isParameterizedReplaceableKind(kind)) {
         // Only a newer version replaces (nostr::isNewer); the others are answered "duplicate:".
         // Parameterised kinds are keyed by (kind, pubkey, d).
         if (const auto live =
-                reader.liveReplaceable(community, kind, event.pubkey, addressTag(event))) {
+                reader.liveReplaceable(step.community, kind, event.pubkey, addressTag(event))) {
             if (!nostr::isNewer(event.createdAt, event.id, live->createdAt, live->id))
                 return reject("duplicate:", Status::Duplicate);
             replacedId = live->id;
@@ -441,34 +343,13 @@ Outcome IngestPipeline::ingestLocked(store::WriteTransaction &tx, const nostr::E
     case store::EventRows::InsertOutcome::Inserted:
         break;
     }
-    if (replacedId && !tx.rows().softDelete(community, *replacedId, now))
+    if (replacedId && !tx.rows().softDelete(step.community, *replacedId, now))
         return internalError();
 
     // Side effects, in the same transaction.
     Outcome outcome {IngestResult {Status::Stored, ""}, {}};
     outcome.committed.push_back(std::move(stored));
-    bool ok = true;
-    if (KindRules::isChannelAdmin(kind) && kind != nostr::kinds::kGroupDeleteEvent) {
-        ok = m_admin.apply(tx, event, community, channel ? &*channel : nullptr, newChannelId, now,
-                           outcome.committed);
-    } else if (kind == nostr::kinds::kDeletion) {
-        ok = tx.rows().softDelete(community, target->stored.event.id, now)
-            && (target->stored.event.kind != nostr::kinds::kReaction
-                || tx.rows().removeReactionByEvent(community, target->stored.event.id));
-    } else if (kind == nostr::kinds::kGroupDeleteEvent) {
-        ok = tx.rows().softDelete(community, target->stored.event.id, now)
-            && (target->stored.event.kind != nostr::kinds::kReaction
-                || tx.rows().removeReactionByEvent(community, target->stored.event.id))
-            && m_emitter.emitSystemMessage(tx, *channel,
-                                           {{"type", "message_deleted"},
-                                            {"actor", event.pubkey},
-                                            {"target_event_id", target->stored.event.id}},
-                                           now, outcome.committed);
-    } else if (kind == nostr::kinds::kReaction) {
-        ok = tx.rows().insertReaction(community, target->stored.event.id, event.pubkey, emoji,
-                                      event.id);
-    }
-    if (!ok)
+    if (rule.apply && !rule.apply(step, outcome.committed))
         return internalError();
     return outcome;
 }
