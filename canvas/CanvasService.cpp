@@ -2,7 +2,7 @@
 
 #include "canvas/AncestryWalk.h"
 #include "canvas/CanvasWriteRules.h"
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "net/nostr/Hex.h"

@@ -2,7 +2,7 @@
 
 #include "canvas/CanvasWriteRules.h"
 
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/nostr/EventOrder.h"
 #include "net/nostr/Kinds.h"

@@ -1,6 +1,6 @@
 #include "canvas/ChannelWatch.h"
 
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/Signer.h"

@@ -1,6 +1,6 @@
 #include "canvas/ProfileCache.h"
 
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/nostr/Kinds.h"
 #include "net/nostr/Nip19.h"
@@ -114,7 +114,7 @@ QCoro::Task<Result<void>> ProfileCache::fetchBatches(QStringList wanted)
         }
         QStringList updated;
         for (const nostr::Event &event : response->events) {
-            auto hit = SearchService::profileFromEvent(event);
+            auto hit = SearchClient::profileFromEvent(event);
             if (!hit)
                 continue;
             const QString key = hit->pubkey.toLower();
@@ -183,7 +183,7 @@ QCoro::Task<Result<ProfileHit>> ProfileCache::publishDisplayName(QString display
         co_return fail(client::RelayError::make(
             client::RelayError::Kind::BadRequest, response->message,
             QStringLiteral("relay rejected event: ") + response->message, 200));
-    auto hit = SearchService::profileFromEvent(event);
+    auto hit = SearchClient::profileFromEvent(event);
     insert(*hit);
     co_return *hit;
 }

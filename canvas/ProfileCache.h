@@ -1,6 +1,6 @@
 #pragma once
 
-#include "canvas/SearchService.h"
+#include "canvas/SearchClient.h"
 
 #include <QHash>
 #include <QObject>

@@ -3,7 +3,7 @@
 #include "canvas/CanvasService.h"
 #include "canvas/CanvasWatch.h"
 #include "canvas/ProfileCache.h"
-#include "canvas/SearchService.h"
+#include "canvas/SearchClient.h"
 #include "net/nostr/Nip19.h"
 #include "ui/Accessibility.h"
 #include "ui/MarkdownRenderer.h"
@@ -140,7 +140,7 @@ void SearchPanel::runSearch()
                 hit.title = QStringLiteral("# ") + (name.isEmpty() ? found.channel.left(8) : name);
                 // Quote the canvas as it reads, not its Markdown ("….1** to the design"); a match
                 // that only exists in the source (a term spanning markup) keeps the source's.
-                canvas::SearchSnippet snippet = canvas::SearchService::snippet(
+                canvas::SearchSnippet snippet = canvas::SearchClient::snippet(
                     MarkdownRenderer::plainText(sourceAroundMatch(shown.content, query)), query);
                 if (snippet.matchStart < 0)
                     snippet = found.snippet;

@@ -10,7 +10,7 @@ class CanvasService;
 class CanvasWatch;
 class ChannelService;
 class ChannelWatch;
-class SearchService;
+class SearchClient;
 class ProfileCache;
 class DraftStore;
 class Identity;
@@ -31,7 +31,7 @@ struct UiServices
     canvas::CanvasWatch *canvasWatch = nullptr; // keeps the open canvas live
     canvas::ChannelService *channels = nullptr;
     canvas::ChannelWatch *channelWatch = nullptr; // optional: keeps the channel list live
-    canvas::SearchService *search = nullptr;
+    canvas::SearchClient *search = nullptr;
     canvas::ProfileCache *profiles = nullptr;
     canvas::DraftStore *drafts = nullptr;
     canvas::Identity *identity = nullptr;

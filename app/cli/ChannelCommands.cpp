@@ -2,7 +2,7 @@
 
 #include "CliContext.h"
 #include "canvas/ChannelService.h"
-#include "canvas/SearchService.h"
+#include "canvas/SearchClient.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -108,7 +108,7 @@ QCoro::Task<int> ChannelCommands::search(CliContext &context)
     }
     if (!co_await context.loadIdentity(true) || !context.connect())
         co_return context.exitCode();
-    canvas::SearchService service(&context.connection());
+    canvas::SearchClient service(&context.connection());
     QJsonArray array;
     if (context.args().flag(QStringLiteral("profiles"))) {
         auto hits = co_await service.searchProfiles(query, limit);

@@ -1,7 +1,7 @@
 #include "RelayProbe.h"
 
 #include "net/client/CappedReply.h"
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/SignalWithin.h"
 #include "net/nostr/Nip98.h"
 
@@ -24,13 +24,14 @@ QString shortened(QString text)
     return text;
 }
 
-// An answer cut off at the client's cap (HttpBridge's, the same words): reported as no answer.
+// An answer cut off at the client's cap (HttpBridgeClient's, the same words): reported as no
+// answer.
 ProbeAnswer tooLarge()
 {
     ProbeAnswer answer;
     answer.networkError = QStringLiteral("the relay's answer passed %1 MiB, the client's limit, "
                                          "and was cut off")
-                              .arg(client::HttpBridge::kMaxAnswerBytes >> 20);
+                              .arg(client::HttpBridgeClient::kMaxAnswerBytes >> 20);
     return answer;
 }
 
@@ -121,7 +122,7 @@ QCoro::Task<ProbeAnswer> RelayProbe::awaitAnswer(QNetworkReply *started)
 {
     std::unique_ptr<QNetworkReply, void (*)(QNetworkReply *)> reply(
         started, [](QNetworkReply *r) { r->deleteLater(); });
-    client::CappedReply body(reply.get(), client::HttpBridge::kMaxAnswerBytes);
+    client::CappedReply body(reply.get(), client::HttpBridgeClient::kMaxAnswerBytes);
     ProbeAnswer answer;
     if (!reply->isFinished()
         && !co_await client::signalWithin(reply.get(), &QNetworkReply::finished, m_timeout)) {

@@ -10,7 +10,7 @@
 #include "canvas/LastSeenRevisions.h"
 #include "canvas/PresenceService.h"
 #include "canvas/ProfileCache.h"
-#include "canvas/SearchService.h"
+#include "canvas/SearchClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/RequestJournal.h"
@@ -178,7 +178,7 @@ QCoro::Task<bool> DesktopSession::start()
     m_services.canvasWatch = new canvas::CanvasWatch(connection, m_services.canvas, m_serviceOwner);
     m_services.channels = new canvas::ChannelService(connection, m_serviceOwner);
     m_services.channelWatch = new canvas::ChannelWatch(connection, m_serviceOwner);
-    m_services.search = new canvas::SearchService(connection, m_serviceOwner);
+    m_services.search = new canvas::SearchClient(connection, m_serviceOwner);
     m_services.profiles = new canvas::ProfileCache(connection, m_serviceOwner);
     m_services.drafts =
         new canvas::DraftStore(QDir(m_dataDir).filePath(QStringLiteral("drafts")), m_serviceOwner);

@@ -25,8 +25,8 @@ namespace buzz::client {
 //    answer is used only when it is signed by the key the relay names as its own (NIP-11 `self`,
 //    `relayKey`), is kind 20001 and names, in its one `p` tag, an author that filter asked about.
 //    Without a known relay key no relay-signed answer is used.
-// Each event is checked once, where it arrives (HttpBridge::query, RelaySocket); what fails is
-// dropped there and counted in the request log (Diagnostics, `--trace`), never shown.
+// Each event is checked once, where it arrives (HttpBridgeClient::query, RelaySocket); what fails
+// is dropped there and counted in the request log (Diagnostics, `--trace`), never shown.
 class EventVerifier
 {
 public:

@@ -1,6 +1,6 @@
 #include "net/client/RelayConnection.h"
 
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/RequestLog.h"
 #include "net/client/Signer.h"
@@ -13,10 +13,10 @@ RelayConnection::RelayConnection(const QUrl &relayUrl, Signer *signer, QObject *
     , m_relayUrl(relayUrl)
     , m_signer(signer ? signer : new Signer(this))
     , m_log(new RequestLog(this))
-    , m_bridge(new HttpBridge(relayUrl, m_signer, m_log, this))
+    , m_bridge(new HttpBridgeClient(relayUrl, m_signer, m_log, this))
     , m_socket(new RelaySocket(relayUrl, m_signer, m_log, this))
 {
-    connect(m_bridge, &HttpBridge::requestUnanswered, m_socket, &RelaySocket::probe);
+    connect(m_bridge, &HttpBridgeClient::requestUnanswered, m_socket, &RelaySocket::probe);
 }
 
 RelayConnection::~RelayConnection() = default;

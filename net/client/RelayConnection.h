@@ -10,7 +10,7 @@
 
 namespace buzz::client {
 
-class HttpBridge;
+class HttpBridgeClient;
 class RelaySocket;
 class RequestLog;
 class Signer;
@@ -50,7 +50,7 @@ public:
     // 127.0.0.1, default ports dropped). Part of the DraftStore key.
     QString communityHost() const;
 
-    HttpBridge *bridge() const { return m_bridge; }
+    HttpBridgeClient *bridge() const { return m_bridge; }
     RelaySocket *socket() const { return m_socket; }
     RequestLog *requestLog() const { return m_log; }
 
@@ -58,7 +58,7 @@ private:
     QUrl m_relayUrl;
     Signer *m_signer;
     RequestLog *m_log;
-    HttpBridge *m_bridge;
+    HttpBridgeClient *m_bridge;
     RelaySocket *m_socket;
 };
 

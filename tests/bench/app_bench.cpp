@@ -9,7 +9,7 @@
 #include "app/desktop/DesktopSession.h"
 #include "canvas/CanvasService.h"
 #include "canvas/CanvasSession.h"
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/nostr/Kinds.h"
 #include "ui/CanvasDisplay.h"

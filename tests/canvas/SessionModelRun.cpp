@@ -2,7 +2,7 @@
 
 #include "canvas/Merge3.h"
 #include "canvas/SessionInvariants.h"
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RequestLog.h"
 #include "net/client/Signer.h"
 #include "relay/replication/sqlite/Replica.h"

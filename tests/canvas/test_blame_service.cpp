@@ -5,7 +5,7 @@
 
 #include "CanvasTestSupport.h"
 #include "canvas/BlameService.h"
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 
 #include <QDateTime>
 #include <QTest>

@@ -1,7 +1,7 @@
 #include "SoakClient.h"
 
 #include "canvas/CanvasRevision.h"
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/Signer.h"
 #include "net/nostr/Kinds.h"
 

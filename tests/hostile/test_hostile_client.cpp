@@ -1,15 +1,16 @@
-// The client data layer (HttpBridge, RelaySocket, CanvasService, SearchService) against a hostile
-// relay (issue 26): forged and foreign events are dropped and counted, never returned (item 11);
-// an oversized or endless answer is cut off at the client's cap with a clear error, not buffered
-// (item 12); a history cursor the relay does not honour cannot make a page repeat (item 15).
+// The client data layer (HttpBridgeClient, RelaySocket, CanvasService, SearchClient) against a
+// hostile relay (issue 26): forged and foreign events are dropped and counted, never returned (item
+// 11); an oversized or endless answer is cut off at the client's cap with a clear error, not
+// buffered (item 12); a history cursor the relay does not honour cannot make a page repeat (item
+// 15).
 
 #include "HostileRelay.h"
 
 #include "canvas/CanvasService.h"
 #include "canvas/CanvasWatch.h"
-#include "canvas/SearchService.h"
+#include "canvas/SearchClient.h"
 #include "net/client/EventVerifier.h"
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/RequestLog.h"
@@ -194,7 +195,7 @@ void TestHostileClient::forgedAndForeignRevisionsAreDropped()
         QVERIFY(byId);
         QVERIFY2(!byId->has_value(), lie.id.c_str());
     }
-    canvas::SearchService search(m_connection.get());
+    canvas::SearchClient search(m_connection.get());
     auto found = awaitTask(search.searchCanvases(QStringLiteral("plan"), kChannel));
     QVERIFY(found);
     QCOMPARE(idsOf(*found), QStringList {genuineId});
@@ -340,8 +341,9 @@ void TestHostileClient::silentRelayTimesOutAndItsLateAnswerIsHarmless()
     std::vector<QTcpSocket *> held;
     connect(&silent, &QTcpServer::newConnection, this,
             [&] { held.push_back(silent.nextPendingConnection()); });
-    client::HttpBridge bridge(QUrl(QStringLiteral("ws://127.0.0.1:%1").arg(silent.serverPort())),
-                              m_signer.get(), nullptr);
+    client::HttpBridgeClient bridge(
+        QUrl(QStringLiteral("ws://127.0.0.1:%1").arg(silent.serverPort())), m_signer.get(),
+        nullptr);
     nostr::Filter filter;
     filter.kinds = std::vector<int> {40100};
     QElapsedTimer clock;
@@ -368,7 +370,7 @@ void TestHostileClient::silentRelayTimesOutAndItsLateAnswerIsHarmless()
     QCoreApplication::sendPostedEvents();
 
     // The same bridge against an honest relay still answers.
-    client::HttpBridge honest(QUrl(m_relay->wsUrl()), m_signer.get(), nullptr);
+    client::HttpBridgeClient honest(QUrl(m_relay->wsUrl()), m_signer.get(), nullptr);
     auto count =
         awaitTask(honest.count(client::filters(filter), client::options(QStringLiteral("test"))));
     QVERIFY2(count, qPrintable(count ? QString() : count.error().detail));

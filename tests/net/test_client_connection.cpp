@@ -3,7 +3,7 @@
 // connection; an HTTP request that goes unanswered; a new key on an open socket.
 
 #include "CanvasTestSupport.h"
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RelaySocket.h"
 #include "net/client/RequestLog.h"

@@ -1,12 +1,12 @@
 // The desktop's classification and wording of relay failures and the CLI mapping
 // (docs/buzz-protocol.md §Desktop wording, §CLI contract).
 
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayError.h"
 
 #include <QTest>
 
-using buzz::client::HttpBridge;
+using buzz::client::HttpBridgeClient;
 using buzz::client::RelayError;
 using Kind = buzz::client::RelayError::Kind;
 
@@ -59,8 +59,8 @@ private slots:
         QFETCH(int, kind);
         QFETCH(QString, detail);
         QFETCH(int, exitCode);
-        const RelayError error =
-            HttpBridge::classifyHttpFailure(status, body, QStringLiteral("application/json"), {});
+        const RelayError error = HttpBridgeClient::classifyHttpFailure(
+            status, body, QStringLiteral("application/json"), {});
         QCOMPARE(int(error.kind), kind);
         QCOMPARE(error.detail, detail);
         QCOMPARE(error.httpStatus, status);
@@ -71,9 +71,9 @@ private slots:
 
     void htmlPagesAreVpnOrProxySignIns()
     {
-        const RelayError html =
-            HttpBridge::classifyHttpFailure(200, "<!DOCTYPE html><html><body>Sign in</body></html>",
-                                            QStringLiteral("text/html"), {});
+        const RelayError html = HttpBridgeClient::classifyHttpFailure(
+            200, "<!DOCTYPE html><html><body>Sign in</body></html>", QStringLiteral("text/html"),
+            {});
         QCOMPARE(html.kind, Kind::Network);
         QCOMPARE(html.detail,
                  QStringLiteral("relay unreachable: relay returned an unexpected HTML page (VPN or "
@@ -81,14 +81,14 @@ private slots:
         QCOMPARE(html.shortText(), QStringLiteral("Can't reach the relay."));
         QCOMPARE(html.longText(),
                  QStringLiteral("Can't reach the relay — check your VPN or network connection."));
-        const RelayError htmlError = HttpBridge::classifyHttpFailure(
+        const RelayError htmlError = HttpBridgeClient::classifyHttpFailure(
             403, "<html>blocked</html>", QStringLiteral("text/html; charset=utf-8"), {});
         QCOMPARE(htmlError.kind, Kind::Network);
     }
 
     void cloudflareAccessRedirect()
     {
-        const RelayError error = HttpBridge::classifyHttpFailure(
+        const RelayError error = HttpBridgeClient::classifyHttpFailure(
             302, {}, {}, QStringLiteral("https://team.cloudflareaccess.com/cdn-cgi/access/login"));
         QCOMPARE(error.kind, Kind::Network);
         QCOMPARE(
@@ -101,7 +101,7 @@ private slots:
     void successThatIsNotJson()
     {
         const RelayError error =
-            HttpBridge::classifyHttpFailure(200, "ok", QStringLiteral("text/plain"), {});
+            HttpBridgeClient::classifyHttpFailure(200, "ok", QStringLiteral("text/plain"), {});
         QCOMPARE(error.kind, Kind::Network);
         QCOMPARE(error.detail, QStringLiteral("relay unreachable: response was not valid JSON"));
     }
@@ -109,7 +109,7 @@ private slots:
     void replayedRequestMeansTheAnswerWasLost()
     {
         // Qt re-sent a request whose connection dropped; the relay had already processed it.
-        const RelayError error = HttpBridge::classifyHttpFailure(
+        const RelayError error = HttpBridgeClient::classifyHttpFailure(
             401, R"({"error":"NIP-98: replay detected"})", QStringLiteral("application/json"), {});
         QVERIFY(error.outcomeUnknown());
         QVERIFY(!error.isConflict());
@@ -144,7 +144,8 @@ private slots:
         QFETCH(QByteArray, body);
         QFETCH(QString, contentType);
         QFETCH(bool, unknown);
-        const RelayError error = HttpBridge::classifyHttpFailure(status, body, contentType, {});
+        const RelayError error =
+            HttpBridgeClient::classifyHttpFailure(status, body, contentType, {});
         QCOMPARE(error.outcomeUnknown(), unknown);
         QCOMPARE(error.httpStatus, status);
         QCOMPARE(error.cliExitCode(), 2); // a relay-side failure either way

@@ -9,7 +9,7 @@
 
 #include "canvas/ChannelService.h"
 #include "canvas/ChannelWatch.h"
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/client/RequestLog.h"
 #include "net/nostr/Kinds.h"

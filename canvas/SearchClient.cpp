@@ -1,6 +1,6 @@
-#include "canvas/SearchService.h"
+#include "canvas/SearchClient.h"
 
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 #include "net/client/RelayConnection.h"
 #include "net/nostr/EventOrder.h"
 #include "net/nostr/Kinds.h"
@@ -27,7 +27,7 @@ QString ProfileHit::label() const
     return QString::fromStdString(nostr::nip19::shortNpub(pubkey.toStdString()));
 }
 
-std::optional<ProfileHit> SearchService::profileFromEvent(const nostr::Event &event)
+std::optional<ProfileHit> SearchClient::profileFromEvent(const nostr::Event &event)
 {
     if (event.kind != nostr::kinds::kProfile)
         return std::nullopt;
@@ -46,13 +46,13 @@ std::optional<ProfileHit> SearchService::profileFromEvent(const nostr::Event &ev
     return hit;
 }
 
-SearchService::SearchService(client::RelayConnection *connection, QObject *parent)
+SearchClient::SearchClient(client::RelayConnection *connection, QObject *parent)
     : QObject(parent)
     , m_connection(connection)
 { }
 
 QCoro::Task<Result<std::vector<CanvasRevision>>>
-SearchService::searchCanvases(QString query, std::optional<QString> channel, int limit)
+SearchClient::searchCanvases(QString query, std::optional<QString> channel, int limit)
 {
     nostr::Filter filter;
     filter.kinds = std::vector<int> {kCanvasKind};
@@ -88,7 +88,7 @@ QStringList terms(const QString &query)
 
 } // namespace
 
-bool SearchService::containsAllTerms(const QString &content, const QString &query)
+bool SearchClient::containsAllTerms(const QString &content, const QString &query)
 {
     const QStringList words = terms(query);
     if (words.isEmpty())
@@ -100,7 +100,7 @@ bool SearchService::containsAllTerms(const QString &content, const QString &quer
     return true;
 }
 
-SearchSnippet SearchService::snippet(const QString &content, const QString &query)
+SearchSnippet SearchClient::snippet(const QString &content, const QString &query)
 {
     constexpr qsizetype kBefore = 40;
     constexpr qsizetype kLength = 120;
@@ -138,7 +138,7 @@ SearchSnippet SearchService::snippet(const QString &content, const QString &quer
 }
 
 QCoro::Task<Result<std::vector<CanvasSearchHit>>>
-SearchService::searchCanvasGroups(QString query, int revisions, int maxCanvases)
+SearchClient::searchCanvasGroups(QString query, int revisions, int maxCanvases)
 {
     auto found = co_await searchCanvases(query, std::nullopt, revisions);
     if (!found)
@@ -231,7 +231,7 @@ int profileRank(const ProfileHit &hit, const QString &needle)
 
 } // namespace
 
-QCoro::Task<Result<std::vector<ProfileHit>>> SearchService::searchProfiles(QString query, int limit)
+QCoro::Task<Result<std::vector<ProfileHit>>> SearchClient::searchProfiles(QString query, int limit)
 {
     const QString needle = query.trimmed();
     nostr::Filter filter;

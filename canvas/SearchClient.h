@@ -54,13 +54,13 @@ struct CanvasSearchHit
     const CanvasRevision &shown() const { return inCurrent && head ? *head : newestMatch; }
 };
 
-// NIP-50 search through POST /query (display reads). Caller labels: search, search_heads,
-// search_profiles.
-class SearchService : public QObject
+// The client side of NIP-50 search (relay::search::SearchService answers it), through POST /query
+// (display reads). Caller labels: search, search_heads, search_profiles.
+class SearchClient : public QObject
 {
     Q_OBJECT
 public:
-    explicit SearchService(client::RelayConnection *connection, QObject *parent = nullptr);
+    explicit SearchClient(client::RelayConnection *connection, QObject *parent = nullptr);
 
     // Canvas revisions whose text matches (relevance order as the relay returns it), optionally
     // restricted to one channel.

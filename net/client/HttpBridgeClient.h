@@ -72,18 +72,19 @@ struct CountResponse
     QString route;
 };
 
-// The relay's HTTP bridge: POST /events, /query, /count, each with a fresh NIP-98 header (u,
-// method, payload, nonce). Consistency is carried by the filters themselves
-// (Filter::consistency): the bridge never adds or strips it. Errors use the desktop's
-// classification and wording (RelayError). Every request is appended to the RequestLog.
-class HttpBridge : public QObject
+// The client side of the relay's HTTP bridge (relay::HttpBridge answers it): POST /events, /query,
+// /count, each with a fresh NIP-98 header (u, method, payload, nonce). Consistency is carried by
+// the filters themselves (Filter::consistency): the bridge never adds or strips it. Errors use the
+// desktop's classification and wording (RelayError). Every request is appended to the RequestLog.
+class HttpBridgeClient : public QObject
 {
     Q_OBJECT
 public:
     // `relayUrl` may be ws(s):// or http(s)://; the HTTP base is derived (ws→http, trailing /
     // trimmed). `signer` (not owned) signs each request's NIP-98 header with the key it holds at
     // that moment.
-    HttpBridge(const QUrl &relayUrl, Signer *signer, RequestLog *log, QObject *parent = nullptr);
+    HttpBridgeClient(const QUrl &relayUrl, Signer *signer, RequestLog *log,
+                     QObject *parent = nullptr);
 
     // The largest answer the bridge reads: twice the relay's own cap on an answer (32 MiB of event
     // JSON, relay/README.md "Limits"). A longer answer, or one announcing more, is cut off as it
@@ -91,7 +92,7 @@ public:
     // client's limit, and was cut off" (an answer came: not an unknown outcome).
     // (CappedReply; `buzz-canvas-cli relay check` reads with the same cap.)
     static constexpr qint64 kMaxAnswerBytes = qint64(64) << 20;
-    ~HttpBridge() override;
+    ~HttpBridgeClient() override;
 
     QUrl httpBase() const { return m_httpBase; }
 

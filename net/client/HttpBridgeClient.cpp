@@ -1,4 +1,4 @@
-#include "net/client/HttpBridge.h"
+#include "net/client/HttpBridgeClient.h"
 
 #include "net/client/CappedReply.h"
 #include "net/client/EventVerifier.h"
@@ -97,7 +97,8 @@ RelayError malformed(const char *what)
 
 } // namespace
 
-HttpBridge::HttpBridge(const QUrl &relayUrl, Signer *signer, RequestLog *log, QObject *parent)
+HttpBridgeClient::HttpBridgeClient(const QUrl &relayUrl, Signer *signer, RequestLog *log,
+                                   QObject *parent)
     : QObject(parent)
     , m_network(new QNetworkAccessManager(this))
     , m_signer(signer)
@@ -109,10 +110,11 @@ HttpBridge::HttpBridge(const QUrl &relayUrl, Signer *signer, RequestLog *log, QO
     m_network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
 }
 
-HttpBridge::~HttpBridge() = default;
+HttpBridgeClient::~HttpBridgeClient() = default;
 
-RelayError HttpBridge::classifyHttpFailure(int httpStatus, const QByteArray &body,
-                                           const QString &contentType, const QString &location)
+RelayError HttpBridgeClient::classifyHttpFailure(int httpStatus, const QByteArray &body,
+                                                 const QString &contentType,
+                                                 const QString &location)
 {
     using Kind = RelayError::Kind;
     if (httpStatus >= 300 && httpStatus < 400) {
@@ -173,18 +175,16 @@ RelayError HttpBridge::classifyHttpFailure(int httpStatus, const QByteArray &bod
     return RelayError::make(kind, message.isEmpty() ? detail : message, detail, httpStatus);
 }
 
-QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::post(const QString &path,
-                                                              const QByteArray &body,
-                                                              const RequestOptions &options,
-                                                              bool strong, QString logDetail)
+QCoro::Task<Result<HttpBridgeClient::RawResponse>>
+HttpBridgeClient::post(const QString &path, const QByteArray &body, const RequestOptions &options,
+                       bool strong, QString logDetail)
 {
     co_return co_await exchange(path, body, options, strong, std::move(logDetail), nullptr);
 }
 
-QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::exchange(QString path, QByteArray body,
-                                                                  RequestOptions options,
-                                                                  bool strong, QString logDetail,
-                                                                  AnswerCheck check)
+QCoro::Task<Result<HttpBridgeClient::RawResponse>>
+HttpBridgeClient::exchange(QString path, QByteArray body, RequestOptions options, bool strong,
+                           QString logDetail, AnswerCheck check)
 {
     RequestLogEntry entry;
     entry.startedAt = QDateTime::currentDateTimeUtc();
@@ -272,8 +272,8 @@ QCoro::Task<Result<HttpBridge::RawResponse>> HttpBridge::exchange(QString path, 
     co_return finish(std::move(answer));
 }
 
-QCoro::Task<Result<PublishResponse>> HttpBridge::publish(const nostr::Event &event,
-                                                         RequestOptions options)
+QCoro::Task<Result<PublishResponse>> HttpBridgeClient::publish(const nostr::Event &event,
+                                                               RequestOptions options)
 {
     const QByteArray body = QByteArray::fromStdString(event.toJson());
     // The detail view names the event, never its content (a canvas is the user's text).
@@ -297,8 +297,8 @@ QCoro::Task<Result<PublishResponse>> HttpBridge::publish(const nostr::Event &eve
     co_return response;
 }
 
-QCoro::Task<Result<QueryResponse>> HttpBridge::query(const std::vector<nostr::Filter> &filters,
-                                                     RequestOptions options)
+QCoro::Task<Result<QueryResponse>>
+HttpBridgeClient::query(const std::vector<nostr::Filter> &filters, RequestOptions options)
 {
     const QByteArray body = filtersJson(filters);
     QueryResponse response;
@@ -346,8 +346,8 @@ QCoro::Task<Result<QueryResponse>> HttpBridge::query(const std::vector<nostr::Fi
     co_return response;
 }
 
-QCoro::Task<Result<CountResponse>> HttpBridge::count(const std::vector<nostr::Filter> &filters,
-                                                     RequestOptions options)
+QCoro::Task<Result<CountResponse>>
+HttpBridgeClient::count(const std::vector<nostr::Filter> &filters, RequestOptions options)
 {
     const QByteArray body = filtersJson(filters);
     auto raw = co_await post(QStringLiteral("/count"), body, options, anyStrong(filters),
@@ -362,7 +362,7 @@ QCoro::Task<Result<CountResponse>> HttpBridge::count(const std::vector<nostr::Fi
         raw->route};
 }
 
-QCoro::Task<Result<QString>> HttpBridge::relayPublicKey(RequestOptions options)
+QCoro::Task<Result<QString>> HttpBridgeClient::relayPublicKey(RequestOptions options)
 {
     RequestLogEntry entry;
     entry.startedAt = QDateTime::currentDateTimeUtc();
