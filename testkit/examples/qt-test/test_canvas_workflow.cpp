@@ -111,4 +111,4 @@ private slots:
 };
 
 QTEST_MAIN(CanvasWorkflow)
-#include "tst_canvas_workflow.moc"
+#include "test_canvas_workflow.moc"
