@@ -76,9 +76,29 @@ DraftKey CanvasDrafts::keyFor(const std::optional<CanvasRevision> &base) const
     return key;
 }
 
-void CanvasDrafts::beginEdit()
+DraftKey CanvasDrafts::writeKeyFor(const std::optional<CanvasRevision> &base)
+{
+    const DraftKey natural = keyFor(base);
+    const auto known = m_editKeys.constFind(natural.fileName());
+    if (known != m_editKeys.constEnd())
+        return *known;
+    DraftKey key = natural;
+    while (m_scope.store->load(key))
+        ++key.copy;
+    m_editKeys.insert(natural.fileName(), key);
+    return key;
+}
+
+void CanvasDrafts::beginEdit(const std::optional<DraftKey> &continuing)
 {
     m_writtenThisEdit.clear();
+    m_editKeys.clear();
+    if (continuing) {
+        DraftKey natural = *continuing;
+        natural.copy = 0;
+        m_editKeys.insert(natural.fileName(), *continuing);
+        m_writtenThisEdit.insert(continuing->fileName());
+    }
     m_debounce.stop();
     m_maxWait.stop();
     m_writing = 0;
@@ -112,7 +132,7 @@ bool CanvasDrafts::store(const std::optional<CanvasRevision> &base, const QStrin
 {
     if (!m_scope.store)
         return false;
-    const DraftKey key = keyFor(base);
+    const DraftKey key = writeKeyFor(base);
     m_writtenThisEdit.insert(key.fileName());
     m_typedSinceWrite = false;
     m_writing = 0;
@@ -127,7 +147,7 @@ void CanvasDrafts::storeInBackground(const std::optional<CanvasRevision> &base, 
 {
     if (!m_scope.store)
         return;
-    const DraftKey key = keyFor(base);
+    const DraftKey key = writeKeyFor(base);
     m_writtenThisEdit.insert(key.fileName());
     m_typedSinceWrite = false;
     m_writing = m_scope.store->storeInBackground(key, text);
@@ -149,7 +169,10 @@ void CanvasDrafts::flushToDisk()
 
 void CanvasDrafts::discard(const std::optional<CanvasRevision> &base)
 {
-    discard(keyFor(base));
+    // This edit's own draft of the base: never another edit's that it did not take up.
+    const auto own = m_editKeys.constFind(keyFor(base).fileName());
+    if (own != m_editKeys.constEnd())
+        discard(*own);
 }
 
 void CanvasDrafts::discard(const DraftKey &key)
@@ -162,9 +185,9 @@ void CanvasDrafts::discard(const DraftKey &key)
 
 void CanvasDrafts::withdraw(const std::optional<CanvasRevision> &base)
 {
-    const DraftKey key = keyFor(base);
-    if (m_writtenThisEdit.contains(key.fileName()))
-        discard(key);
+    const auto own = m_editKeys.constFind(keyFor(base).fileName());
+    if (own != m_editKeys.constEnd() && m_writtenThisEdit.contains(own->fileName()))
+        discard(*own);
 }
 
 void CanvasDrafts::discardEditDrafts()

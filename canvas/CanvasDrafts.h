@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 #include <QSet>
 #include <QString>
@@ -53,7 +54,11 @@ public:
     // A new edit: nothing written by it yet. (When the edit moves to another base — a save
     // landed, a merge was accepted — it stays the same edit: later drafts are keyed by the new
     // base and earlier ones stay until a verified revision covers them.)
-    void beginEdit();
+    // `continuing`: the stored draft this edit takes up (restored, or found on its base); the
+    // edit writes to it. Otherwise a draft already on disk for a base is another edit's, and
+    // this edit writes its own copy beside it (never over it: that one may hold words that are
+    // nowhere else, e.g. an edit killed before its save, whose draft the user has not restored).
+    void beginEdit(const std::optional<DraftKey> &continuing = std::nullopt);
 
     void textEdited(); // (re)starts the debounce; autosaveDue follows unless stopped
     void stopAutosave();
@@ -93,6 +98,7 @@ signals:
     void autosavedChanged(); // autosavedAt() changed
 
 private:
+    DraftKey writeKeyFor(const std::optional<CanvasRevision> &base); // this edit's file for base
     void fire();
     void setOnDisk(bool onDisk);
 
@@ -101,6 +107,7 @@ private:
     // Files this edit wrote: only those are ever deleted for a completed edit, never a draft
     // another window is writing.
     QSet<QString> m_writtenThisEdit;
+    QHash<QString, DraftKey> m_editKeys; // natural key's file name → the key this edit writes
     QTimer m_debounce;
     QTimer m_maxWait;
     QDeadlineTimer m_debounceDue; // when each timer falls due (QTimer does not say once it is due)

@@ -163,18 +163,19 @@ bool CanvasSession::startEditing()
     // A draft on this very revision is an edit left earlier: it continues, rather than a new
     // edit whose autosave would overwrite it (drafts are keyed by their base).
     if (const auto draft = m_drafts->load(m_head)) {
-        enterEditing(m_head, draft->content);
+        enterEditing(m_head, draft->content, draft->key);
         return true;
     }
     enterEditing(m_head, m_head ? m_head->content : QString());
     return true;
 }
 
-void CanvasSession::enterEditing(const std::optional<CanvasRevision> &base, const QString &text)
+void CanvasSession::enterEditing(const std::optional<CanvasRevision> &base, const QString &text,
+                                 const std::optional<DraftKey> &continuing)
 {
     // What the edit STARTED from, never the live head; no conflict, live change or offer yet.
     enter(Editing {Edit {base, false, std::nullopt}});
-    m_drafts->beginEdit();
+    m_drafts->beginEdit(continuing);
     m_text = text;
     emit workingTextReplaced(text, false);
     const bool edited = text != baseText();
@@ -534,11 +535,11 @@ void CanvasSession::restoreDraft(const Draft &draft)
         return;
     const QString baseId = draft.key.baseRevision;
     if (baseId == QLatin1String(kExpectedNone)) {
-        enterEditing(std::nullopt, draft.content);
+        enterEditing(std::nullopt, draft.content, draft.key);
         return;
     }
     if (m_head && m_head->hasId(baseId)) {
-        enterEditing(m_head, draft.content);
+        enterEditing(m_head, draft.content, draft.key);
         return;
     }
     // An older base: read it from the writer, so the save is a compare-and-swap against it and a
@@ -553,7 +554,7 @@ void CanvasSession::restoreDraft(const Draft &draft)
                       return;
                   enter(Viewing {viewing->superseded, 0});
                   if (base && *base)
-                      return enterEditing(**base, draft.content);
+                      return enterEditing(**base, draft.content, draft.key);
                   emit draftFailed(base ? client::RelayError::make(
                                        client::RelayError::Kind::NotFound,
                                        QStringLiteral("the revision this draft started "

@@ -196,7 +196,8 @@ private:
     Edit *edit() { return m_state.edit(); }
     void setHead(const std::optional<CanvasRevision> &head, HeadSource source);
     void adoptIfNewer(const CanvasRevision &revision, HeadSource source);
-    void enterEditing(const std::optional<CanvasRevision> &base, const QString &text);
+    void enterEditing(const std::optional<CanvasRevision> &base, const QString &text,
+                      const std::optional<DraftKey> &continuing = std::nullopt);
     void endEditing(Viewing next = {});
     void moveBase(const std::optional<CanvasRevision> &base);
     void settle(Write write, SaveOutcome outcome);

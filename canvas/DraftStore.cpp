@@ -28,6 +28,7 @@ QByteArray draftJson(const Draft &draft)
         {QStringLiteral("base_revision"), draft.key.baseRevision},
         {QStringLiteral("content"), draft.content},
         {QStringLiteral("saved_at"), draft.savedAt.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("copy"), draft.key.copy},
     };
     return QJsonDocument(object).toJson(QJsonDocument::Compact);
 }
@@ -38,7 +39,8 @@ QString DraftKey::fileName() const
 {
     // Hash, because URLs and hosts are not filesystem-safe; the key itself is stored inside.
     const QByteArray identity = (relay + QLatin1Char('\n') + communityHost + QLatin1Char('\n')
-                                 + channel.toLower() + QLatin1Char('\n') + baseRevision.toLower())
+                                 + channel.toLower() + QLatin1Char('\n') + baseRevision.toLower()
+                                 + (copy > 0 ? QStringLiteral("\n%1").arg(copy) : QString()))
                                     .toUtf8();
     return QString::fromLatin1(
                QCryptographicHash::hash(identity, QCryptographicHash::Sha256).toHex().left(40))
@@ -121,6 +123,7 @@ std::optional<Draft> DraftStore::readFile(const QString &path) const
     draft.key.communityHost = object.value(QLatin1String("community_host")).toString();
     draft.key.channel = object.value(QLatin1String("channel")).toString();
     draft.key.baseRevision = object.value(QLatin1String("base_revision")).toString();
+    draft.key.copy = object.value(QLatin1String("copy")).toInt(0);
     draft.content = object.value(QLatin1String("content")).toString();
     draft.savedAt = QDateTime::fromString(object.value(QLatin1String("saved_at")).toString(),
                                           Qt::ISODateWithMs);

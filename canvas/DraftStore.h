@@ -23,6 +23,9 @@ struct DraftKey
     QString communityHost; // normalised Host (RelayConnection::communityHost())
     QString channel;
     QString baseRevision; // head id at edit start, or "none"
+    // 0, or n when another edit's draft of the same base was already on disk as the edit began
+    // writing: two edits on one base never share a file (CanvasDrafts::writeKeyFor).
+    int copy = 0;
 
     bool operator==(const DraftKey &) const = default;
     QString fileName() const; // stable, filesystem-safe name derived from the key

@@ -143,8 +143,36 @@ private slots:
         bool kept = false;
         for (const auto &draft : store.draftsForChannel(kRelay, kCommunity, kChannel))
             kept = kept || draft.content.contains(QStringLiteral("u403x10"));
-        QEXPECT_FAIL("", "not fixed: see the model-load report", Continue);
         QVERIFY(kept);
+        // The new edit's own draft is beside it, and goes when its save is verified; the killed
+        // edit's stays until the user restores or discards it.
+        QCOMPARE(int(store.draftsForChannel(kRelay, kCommunity, kChannel).size()), 2);
+        next.discardEditDrafts();
+        const auto left = store.draftsForChannel(kRelay, kCommunity, kChannel);
+        QCOMPARE(int(left.size()), 1);
+        QVERIFY(left.front().content.contains(QStringLiteral("u403x10")));
+    }
+
+    void aRestoredDraftIsWrittenInPlace()
+    {
+        QTemporaryDir dir;
+        DraftStore store(dir.path());
+        const CanvasRevision x = revision(u'e', QStringLiteral("# x"));
+        {
+            CanvasDrafts earlier(scope(&store), kChannel);
+            earlier.beginEdit();
+            QVERIFY(earlier.store(x, QStringLiteral("# x\nfirst words")));
+        }
+        const auto offered = store.draftsForChannel(kRelay, kCommunity, kChannel);
+        QCOMPARE(int(offered.size()), 1);
+        CanvasDrafts restored(scope(&store), kChannel);
+        restored.beginEdit(offered.front().key);
+        QVERIFY(restored.store(x, QStringLiteral("# x\nfirst words, more")));
+        const auto after = store.draftsForChannel(kRelay, kCommunity, kChannel);
+        QCOMPARE(int(after.size()), 1); // the same file, not a copy beside it
+        QCOMPARE(after.front().content, QStringLiteral("# x\nfirst words, more"));
+        restored.discard(x); // the user discards this edit: its draft goes
+        QVERIFY(store.draftsForChannel(kRelay, kCommunity, kChannel).empty());
     }
 
     void autosavedOnlyWhileEverythingTypedIsOnDisk()
@@ -227,9 +255,12 @@ private slots:
         drafts.beginEdit();
         drafts.withdraw(base); // not written by this edit: kept
         QCOMPARE(int(store.draftsForChannel(kRelay, kCommunity, kChannel).size()), 1);
-        drafts.store(base, QStringLiteral("text and a word"));
+        drafts.store(base, QStringLiteral("text and a word")); // beside the other's, not over it
+        QCOMPARE(int(store.draftsForChannel(kRelay, kCommunity, kChannel).size()), 2);
         drafts.withdraw(base); // the user removed the word again
-        QVERIFY(store.draftsForChannel(kRelay, kCommunity, kChannel).empty());
+        const auto left = store.draftsForChannel(kRelay, kCommunity, kChannel);
+        QCOMPARE(int(left.size()), 1);
+        QCOMPARE(left.front().content, QStringLiteral("text typed in another window"));
     }
 
     void offersADraftUnlessTheHeadAlreadyHasItsText()
